@@ -1,0 +1,66 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import { getEnv } from "@/lib/env";
+import { acquirePgliteLock } from "./pglite-lock";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+/** One type for both drivers: the app code never knows which database it runs on. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: "pglite" | "postgres";
+  close(): Promise<void>;
+}
+
+/** Opens PostgreSQL through postgres.js. */
+export function openPostgres(url: string, options: { max?: number } = {}): DatabaseHandle {
+  const client = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
+  const db = drizzlePostgres({ client, schema }) as unknown as Database;
+  return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
+}
+
+/** Opens an embedded PGlite database: in a folder (locked to this process) or in memory when no folder is given. */
+export function openPglite(dir?: string): DatabaseHandle {
+  let release = () => {};
+  if (dir) {
+    // PGlite opens the folder only if its parent exists.
+    mkdirSync(path.dirname(dir), { recursive: true });
+    release = acquirePgliteLock(dir);
+  }
+  const client = new PGlite(dir);
+  const db = drizzlePglite({ client, schema }) as unknown as Database;
+  return {
+    db,
+    kind: "pglite",
+    close: async () => {
+      await client.close();
+      release();
+    },
+  };
+}
+
+/** The database this process is configured for: PostgreSQL with DATABASE_URL, otherwise PGlite under DATA_DIR. */
+export function openConfiguredDatabase(): DatabaseHandle {
+  const env = getEnv();
+  if (env.DATABASE_URL) return openPostgres(env.DATABASE_URL);
+  return openPglite(path.resolve(env.DATA_DIR, "pglite"));
+}
+
+const globalForDb = globalThis as unknown as { switchboardDb?: DatabaseHandle };
+
+/** The process-wide database handle, opened on first use and kept on globalThis so every bundle shares it. */
+export function getDatabase(): DatabaseHandle {
+  globalForDb.switchboardDb ??= openConfiguredDatabase();
+  return globalForDb.switchboardDb;
+}
+
+export function getDb(): Database {
+  return getDatabase().db;
+}

@@ -1,0 +1,67 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { memberships, organizations, type Role, users } from "@/db/schema";
+import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
+
+/** Who is acting and for which organization; built from the session or an API key, never from the request body. */
+export type RequestContext = {
+  orgId: string;
+  role: Role;
+  isSuperadmin: boolean;
+} & ({ userId: string; apiKeyId?: undefined } | { apiKeyId: string; userId?: undefined });
+
+export type UserContext = RequestContext & { userId: string };
+
+export function isAdminRole(role: Role): boolean {
+  return role === "owner" || role === "admin";
+}
+
+/** Throws unless the context belongs to a signed-in user. */
+export function requireUser(ctx: RequestContext | null | undefined): UserContext {
+  if (!ctx?.userId) throw new UnauthorizedError();
+  return ctx as UserContext;
+}
+
+/** Throws unless the actor is an owner or admin of the context's organization. */
+export function requireAdmin<T extends RequestContext>(ctx: T | null | undefined): T {
+  if (!ctx) throw new UnauthorizedError();
+  if (!isAdminRole(ctx.role))
+    throw new ForbiddenError("Only owners and admins of this organization can do that.");
+  return ctx;
+}
+
+export class NoOrganizationError extends ForbiddenError {
+  constructor() {
+    super("You are not a member of any organization yet.");
+  }
+}
+
+/**
+ * Builds the context of a signed-in user from the database, so a removed member or a disabled user loses
+ * access at once even while their session cookie is still valid.
+ */
+export async function resolveUserContext(
+  db: Database,
+  { userId, preferredOrgId }: { userId: string; preferredOrgId?: string | null },
+): Promise<UserContext> {
+  const [user] = await db
+    .select({
+      id: users.id,
+      isSuperadmin: users.isSuperadmin,
+      activeOrganizationId: users.activeOrganizationId,
+    })
+    .from(users)
+    .where(and(eq(users.id, userId), isNull(users.disabledAt)));
+  if (!user) throw new UnauthorizedError("Your session has ended. Sign in again.");
+
+  const rows = await db
+    .select({ orgId: memberships.organizationId, role: memberships.role })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .where(eq(memberships.userId, userId))
+    .orderBy(asc(memberships.createdAt));
+  const wanted = preferredOrgId ?? user.activeOrganizationId;
+  const membership = rows.find((row) => row.orgId === wanted) ?? rows[0];
+  if (!membership) throw new NoOrganizationError();
+  return { userId, orgId: membership.orgId, role: membership.role, isSuperadmin: user.isSuperadmin };
+}

@@ -1,0 +1,89 @@
+import { z } from "zod";
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const optionalUrl = (protocols: readonly string[]) =>
+  optionalString.refine(
+    (value) => {
+      if (value === undefined) return true;
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}` },
+  );
+
+const booleanFlag = optionalString
+  .refine((value) => value === undefined || ["true", "false", "1", "0"].includes(value), {
+    message: 'must be "true" or "false"',
+  })
+  .transform((value) => value === "true" || value === "1");
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: optionalString
+    .refine((value) => value === undefined || /^\d{1,5}$/.test(value), { message: "must be a port number" })
+    .transform((value) => (value === undefined ? 3000 : Number(value))),
+  DATA_DIR: optionalString.transform((value) => value ?? ".data"),
+  DATABASE_URL: optionalUrl(["postgres:", "postgresql:"]),
+  AUTH_SECRET: optionalString.refine((value) => value === undefined || value.length >= 32, {
+    message: "must be at least 32 characters (generate one with `openssl rand -base64 32`)",
+  }),
+  AUTH_GITHUB_ID: optionalString,
+  AUTH_GITHUB_SECRET: optionalString,
+  AUTH_OIDC_ISSUER: optionalUrl(["https:", "http:"]),
+  AUTH_OIDC_ID: optionalString,
+  AUTH_OIDC_SECRET: optionalString,
+  AUTH_OIDC_NAME: optionalString.transform((value) => value ?? "Single sign-on"),
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalUrl(["https:", "http:"]),
+  CHAT_MODEL: optionalString.transform((value) => value ?? "gpt-4o-mini"),
+  ELASTICSEARCH_URL: optionalUrl(["https:", "http:"]),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  ALLOW_REGISTRATION: booleanFlag.default(true),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid environment configuration:\n${issues.map((issue) => `  - ${issue}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+/** Parses an environment; every bad value is named in one error so start-up stops with a clear message. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  if (result.success) {
+    const pairs: [string, string | undefined, string | undefined][] = [
+      ["AUTH_GITHUB", result.data.AUTH_GITHUB_ID, result.data.AUTH_GITHUB_SECRET],
+      ["AUTH_OIDC", result.data.AUTH_OIDC_ID, result.data.AUTH_OIDC_SECRET],
+    ];
+    const issues = pairs
+      .filter(([, id, secret]) => (id === undefined) !== (secret === undefined))
+      .map(([prefix]) => `${prefix}_ID and ${prefix}_SECRET: set both or neither`);
+    if (result.data.AUTH_OIDC_ID && !result.data.AUTH_OIDC_ISSUER) {
+      issues.push("AUTH_OIDC_ISSUER: required when AUTH_OIDC_ID is set");
+    }
+    if (issues.length > 0) throw new EnvError(issues);
+    return result.data;
+  }
+  throw new EnvError(
+    result.error.issues.map((issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`),
+  );
+}
+
+let cached: Env | undefined;
+
+/** The process environment, parsed once. */
+export function getEnv(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

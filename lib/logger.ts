@@ -1,0 +1,64 @@
+import { getEnv } from "./env";
+
+type Level = "debug" | "info" | "warn" | "error";
+const order: Record<Level | "silent", number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+
+const SECRET_KEY = /pass(word)?|secret|token|authorization|cookie|api[-_]?key|credential|private[-_]?key/i;
+const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
+const REDACTED = "[redacted]";
+
+/** Returns a copy with secret-looking fields and bearer tokens replaced, safe to log. */
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 8) return "[deep]";
+  if (typeof value === "string") return value.replace(BEARER, `$1 ${REDACTED}`);
+  if (value instanceof Error) return { name: value.name, message: redact(value.message, depth + 1) };
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [
+        key,
+        SECRET_KEY.test(key) ? REDACTED : redact(item, depth + 1),
+      ]),
+    );
+  }
+  return value;
+}
+
+export type LogFields = Record<string, unknown>;
+
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+  child(fields: LogFields): Logger;
+}
+
+type Sink = (line: string, level: Level) => void;
+
+const defaultSink: Sink = (line, level) => {
+  (level === "error" || level === "warn" ? process.stderr : process.stdout).write(`${line}\n`);
+};
+
+/** Structured JSON logs, one object a line, with secrets redacted. */
+export function createLogger(
+  base: LogFields = {},
+  sink: Sink = defaultSink,
+  minLevel?: Level | "silent",
+): Logger {
+  const threshold = () => order[minLevel ?? getEnv().LOG_LEVEL];
+  const write = (level: Level, message: string, fields?: LogFields) => {
+    if (order[level] < threshold()) return;
+    const entry = { time: new Date().toISOString(), level, msg: message, ...base, ...fields };
+    sink(JSON.stringify(redact(entry)), level);
+  };
+  return {
+    debug: (message, fields) => write("debug", message, fields),
+    info: (message, fields) => write("info", message, fields),
+    warn: (message, fields) => write("warn", message, fields),
+    error: (message, fields) => write("error", message, fields),
+    child: (fields) => createLogger({ ...base, ...fields }, sink, minLevel),
+  };
+}
+
+export const logger = createLogger({ service: "switchboard" });

@@ -1,0 +1,132 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { memberships, type Role, users } from "@/db/schema";
+import { type RequestContext, requireAdmin } from "@/lib/auth/context";
+import { emailSchema } from "@/lib/auth/schemas";
+import { findUserByEmail } from "@/lib/auth/users";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
+import { parseInput } from "@/lib/validation";
+import { roleSchema } from "./schemas";
+
+export interface Member {
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+  joinedAt: Date;
+}
+
+/** Everyone in the context's organization. */
+export function listMembers(db: Database, ctx: RequestContext): Promise<Member[]> {
+  return db
+    .select({
+      userId: users.id,
+      email: users.email,
+      name: users.name,
+      role: memberships.role,
+      joinedAt: memberships.createdAt,
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.organizationId, ctx.orgId))
+    .orderBy(asc(memberships.createdAt));
+}
+
+// Only owners may hand out or take away ownership; admins manage admins and members.
+function assertMayManage(ctx: RequestContext, ...roles: Role[]) {
+  if (ctx.role !== "owner" && roles.includes("owner")) {
+    throw new ForbiddenError("Only an owner can grant, change or remove the owner role.");
+  }
+}
+
+/** Adds a registered user to the organization by email with a role. */
+export async function addMember(db: Database, ctx: RequestContext, input: { email: unknown; role: unknown }) {
+  requireAdmin(ctx);
+  const email = parseInput(emailSchema, input.email);
+  const role = parseInput(roleSchema, input.role);
+  assertMayManage(ctx, role);
+  const user = await findUserByEmail(db, email);
+  if (!user) {
+    throw new ValidationError(
+      `No one has registered with ${email} yet. Ask them to create an account first.`,
+      {
+        email: ["No account with this email"],
+      },
+    );
+  }
+  const inserted = await db
+    .insert(memberships)
+    .values({ organizationId: ctx.orgId, userId: user.id, role })
+    .onConflictDoNothing()
+    .returning({ userId: memberships.userId });
+  if (inserted.length === 0) {
+    throw new ConflictError(`${email} is already a member of this organization.`, {
+      email: ["Already a member"],
+    });
+  }
+  return { userId: user.id, email: user.email, name: user.name, role };
+}
+
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/** The membership, locked for the rest of the transaction, and the number of owners (also locked). */
+async function lockMembership(tx: Tx, orgId: string, userId: string) {
+  const owners = await tx
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, orgId), eq(memberships.role, "owner")))
+    .for("update");
+  const [membership] = await tx
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, userId)))
+    .for("update");
+  if (!membership) throw new NotFoundError("That member");
+  return { membership, ownerCount: owners.length };
+}
+
+/** Changes a member's role; the last owner cannot be demoted. */
+export async function changeMemberRole(
+  db: Database,
+  ctx: RequestContext,
+  input: { userId: string; role: unknown },
+) {
+  requireAdmin(ctx);
+  const role = parseInput(roleSchema, input.role);
+  return db.transaction(async (tx) => {
+    const { membership, ownerCount } = await lockMembership(tx, ctx.orgId, input.userId);
+    assertMayManage(ctx, role, membership.role);
+    if (membership.role === "owner" && role !== "owner" && ownerCount <= 1) {
+      throw new ConflictError(
+        "The organization's last owner cannot be demoted. Make someone else an owner first.",
+      );
+    }
+    await tx
+      .update(memberships)
+      .set({ role })
+      .where(and(eq(memberships.organizationId, ctx.orgId), eq(memberships.userId, input.userId)));
+    return { userId: input.userId, role };
+  });
+}
+
+/** Removes a member; the last owner cannot be removed. */
+export async function removeMember(db: Database, ctx: RequestContext, input: { userId: string }) {
+  requireAdmin(ctx);
+  await db.transaction(async (tx) => {
+    const { membership, ownerCount } = await lockMembership(tx, ctx.orgId, input.userId);
+    assertMayManage(ctx, membership.role);
+    if (membership.role === "owner" && ownerCount <= 1) {
+      throw new ConflictError(
+        "The organization's last owner cannot be removed. Make someone else an owner first.",
+      );
+    }
+    await tx
+      .delete(memberships)
+      .where(and(eq(memberships.organizationId, ctx.orgId), eq(memberships.userId, input.userId)));
+    // A removed user whose active organization this was falls back to another one at next request.
+    await tx
+      .update(users)
+      .set({ activeOrganizationId: sql`null` })
+      .where(and(eq(users.id, input.userId), eq(users.activeOrganizationId, ctx.orgId)));
+  });
+}

@@ -1,0 +1,88 @@
+import { and, asc, eq, like } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { memberships, type Organization, organizations, type Role, users } from "@/db/schema";
+import { ConflictError, NotFoundError } from "@/lib/errors";
+import { parseInput } from "@/lib/validation";
+import { orgNameSchema, orgSlugSchema, slugify } from "./schemas";
+
+/** The first free slug of the form base, base-2, base-3… */
+async function freeSlug(db: Database, base: string): Promise<string> {
+  const taken = new Set(
+    (
+      await db
+        .select({ slug: organizations.slug })
+        .from(organizations)
+        .where(like(organizations.slug, `${base}%`))
+    ).map((row) => row.slug),
+  );
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+/** Creates an organization with the given user as its owner. A slug that is given must be free; otherwise one is derived from the name. */
+export async function createOrganization(
+  db: Database,
+  input: { ownerId?: string; name: string; slug?: string },
+): Promise<Organization> {
+  const name = parseInput(orgNameSchema, input.name);
+  const slug = input.slug === undefined ? undefined : parseInput(orgSlugSchema, input.slug);
+  return db.transaction(async (tx) => {
+    if (slug) {
+      const [existing] = await tx
+        .select({ id: organizations.id })
+        .from(organizations)
+        .where(eq(organizations.slug, slug));
+      if (existing)
+        throw new ConflictError(`An organization with the slug "${slug}" already exists.`, {
+          slug: ["Taken"],
+        });
+    }
+    const [org] = await tx
+      .insert(organizations)
+      .values({ name, slug: slug ?? (await freeSlug(tx, slugify(name))) })
+      .returning();
+    if (!org) throw new Error("insert returned no row");
+    if (input.ownerId) {
+      await tx.insert(memberships).values({ organizationId: org.id, userId: input.ownerId, role: "owner" });
+      await tx.update(users).set({ activeOrganizationId: org.id }).where(eq(users.id, input.ownerId));
+    }
+    return org;
+  });
+}
+
+export async function getOrganizationBySlug(db: Database, slug: string): Promise<Organization> {
+  const [org] = await db
+    .select()
+    .from(organizations)
+    .where(eq(organizations.slug, slug.trim().toLowerCase()));
+  if (!org) throw new NotFoundError(`The organization "${slug}"`);
+  return org;
+}
+
+export type UserOrganization = Pick<Organization, "id" | "slug" | "name"> & { role: Role };
+
+/** Every organization the user belongs to, oldest membership first. */
+export function listOrganizationsForUser(db: Database, userId: string): Promise<UserOrganization[]> {
+  return db
+    .select({
+      id: organizations.id,
+      slug: organizations.slug,
+      name: organizations.name,
+      role: memberships.role,
+    })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .where(eq(memberships.userId, userId))
+    .orderBy(asc(memberships.createdAt));
+}
+
+/** Makes an organization the user's active one; only an organization the user belongs to. */
+export async function switchOrganization(db: Database, { userId, orgId }: { userId: string; orgId: string }) {
+  const [membership] = await db
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), eq(memberships.organizationId, orgId)));
+  if (!membership) throw new NotFoundError("That organization");
+  await db.update(users).set({ activeOrganizationId: orgId }).where(eq(users.id, userId));
+  return membership;
+}

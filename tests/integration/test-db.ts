@@ -1,0 +1,37 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
+import postgres from "postgres";
+import { inject } from "vitest";
+import { type Database, type DatabaseHandle, openPostgres } from "@/db/client";
+import { migrateDatabase } from "@/db/migrate";
+import * as schema from "@/db/schema";
+
+/**
+ * A fresh, migrated database for one test file: a database of its own on the PostgreSQL server when
+ * DATABASE_URL is set, otherwise an in-memory PGlite loaded from the migrated template.
+ */
+export async function createTestDatabase(): Promise<DatabaseHandle & { db: Database }> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const client = new PGlite({ loadDataDir: new Blob([readFileSync(inject("pgliteTemplate"))]) });
+    const db = drizzle({ client, schema }) as unknown as Database;
+    return { db, kind: "pglite", close: () => client.close() };
+  }
+  const name = `switchboard_test_${randomUUID().replaceAll("-", "")}`;
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const handle = openPostgres(target.toString(), { max: 5 });
+  await migrateDatabase(handle);
+  return {
+    ...handle,
+    close: async () => {
+      await handle.close();
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
