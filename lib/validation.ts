@@ -8,7 +8,7 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.ou
   const fields: Record<string, string[]> = {};
   for (const issue of result.error.issues) {
     const key = issue.path.join(".") || "_";
-    (fields[key] ??= []).push(issue.message);
+    fields[key] = [...(fields[key] ?? []), issue.message];
   }
   const first = result.error.issues[0]?.message ?? "The input is not valid.";
   throw new ValidationError(first, fields);
