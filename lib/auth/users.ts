@@ -29,9 +29,8 @@ async function insertUser(tx: Tx, input: z.output<typeof newUserSchema>): Promis
   await tx.execute(sql`select pg_advisory_xact_lock(${USER_CREATION_LOCK})`);
   const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
   if (existing) {
-    throw new ConflictError("An account with this email already exists. Sign in instead.", {
-      email: ["Already registered"],
-    });
+    const message = "An account with this email already exists. Sign in instead.";
+    throw new ConflictError(message, { email: [message] });
   }
   const [{ value: userCount } = { value: 0 }] = await tx.select({ value: count() }).from(users);
   const [user] = await tx
@@ -95,4 +94,9 @@ export async function createUserInOrganization(
 export async function findUserByEmail(db: Database, email: string): Promise<User | undefined> {
   const [user] = await db.select().from(users).where(eq(users.email, email.trim().toLowerCase()));
   return user;
+}
+
+export async function findUserById(db: Database, id: string): Promise<PublicUser | undefined> {
+  const [user] = await db.select().from(users).where(eq(users.id, id));
+  return user ? toPublic(user) : undefined;
 }

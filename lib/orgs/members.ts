@@ -47,12 +47,8 @@ export async function addMember(db: Database, ctx: RequestContext, input: { emai
   assertMayManage(ctx, role);
   const user = await findUserByEmail(db, email);
   if (!user) {
-    throw new ValidationError(
-      `No one has registered with ${email} yet. Ask them to create an account first.`,
-      {
-        email: ["No account with this email"],
-      },
-    );
+    const message = `No one has registered with ${email} yet. Ask them to create an account first.`;
+    throw new ValidationError(message, { email: [message] });
   }
   const inserted = await db
     .insert(memberships)
@@ -60,9 +56,8 @@ export async function addMember(db: Database, ctx: RequestContext, input: { emai
     .onConflictDoNothing()
     .returning({ userId: memberships.userId });
   if (inserted.length === 0) {
-    throw new ConflictError(`${email} is already a member of this organization.`, {
-      email: ["Already a member"],
-    });
+    const message = `${email} is already a member of this organization.`;
+    throw new ConflictError(message, { email: [message] });
   }
   return { userId: user.id, email: user.email, name: user.name, role };
 }

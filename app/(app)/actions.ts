@@ -1,0 +1,43 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import type { FormState } from "@/components/forms/form-state";
+import { getDb } from "@/db/client";
+import { auth, signOut, unstable_update } from "@/lib/auth/nextauth";
+import { requireApiContext } from "@/lib/auth/request-context";
+import { toActionError, UnauthorizedError } from "@/lib/errors";
+import { createOrganization, switchOrganization } from "@/lib/orgs/organizations";
+
+export async function switchOrganizationAction(orgId: string): Promise<FormState> {
+  try {
+    const ctx = await requireApiContext();
+    await switchOrganization(getDb(), { userId: ctx.userId, orgId });
+    await unstable_update({ orgId });
+  } catch (error) {
+    return toActionError(error, { action: "switchOrganization" });
+  }
+  revalidatePath("/", "layout");
+  return {};
+}
+
+export async function createOrganizationAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const name = String(form.get("name") ?? "");
+  let orgId: string;
+  try {
+    // Someone with no organization left may create one too, so only a session is required here.
+    const session = await auth();
+    if (!session?.userId) throw new UnauthorizedError();
+    const org = await createOrganization(getDb(), { ownerId: session.userId, name });
+    orgId = org.id;
+    await unstable_update({ orgId });
+  } catch (error) {
+    return { ...toActionError(error, { action: "createOrganization" }), values: { name } };
+  }
+  revalidatePath("/", "layout");
+  redirect(`/?created=${orgId}`);
+}
+
+export async function signOutAction() {
+  await signOut({ redirectTo: "/login" });
+}

@@ -1,0 +1,64 @@
+import { Cable, Users } from "lucide-react";
+import Link from "next/link";
+import { Alert } from "@/components/ui/alert";
+import { buttonClasses } from "@/components/ui/button";
+import { Card, CardDescription, CardTitle } from "@/components/ui/card";
+import { getDb } from "@/db/client";
+import { isAdminRole } from "@/lib/auth/context";
+import { requirePageContext } from "@/lib/auth/request-context";
+import { listMembers } from "@/lib/orgs/members";
+import { listOrganizationsForUser } from "@/lib/orgs/organizations";
+
+export default async function OverviewPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ created?: string }>;
+}) {
+  const ctx = await requirePageContext();
+  const [organizations, members] = await Promise.all([
+    listOrganizationsForUser(getDb(), ctx.userId),
+    listMembers(getDb(), ctx),
+  ]);
+  const org = organizations.find((o) => o.id === ctx.orgId);
+  const { created } = await searchParams;
+  return (
+    <div className="grid gap-6">
+      <div>
+        <h1 className="text-2xl font-semibold" data-testid="page-title">
+          {org?.name}
+        </h1>
+        <p className="mt-1 text-sm text-muted-foreground">
+          Organization <code>{org?.slug}</code> · you are {ctx.role === "member" ? "a" : "an"} {ctx.role}
+        </p>
+      </div>
+      {created === ctx.orgId ? <Alert tone="success">Your new organization is ready.</Alert> : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Card>
+          <Cable className="mb-3 h-5 w-5 text-primary" aria-hidden />
+          <CardTitle>Connect MCP servers</CardTitle>
+          <CardDescription>
+            Integrations connect your organization&apos;s MCP servers once; their tools then work in chat,
+            over REST and through one MCP endpoint.
+          </CardDescription>
+        </Card>
+        <Card>
+          <Users className="mb-3 h-5 w-5 text-primary" aria-hidden />
+          <CardTitle>
+            {members.length} {members.length === 1 ? "member" : "members"}
+          </CardTitle>
+          <CardDescription>
+            {isAdminRole(ctx.role)
+              ? "Add teammates by email and choose what each may change."
+              : "The people in this organization."}
+          </CardDescription>
+          <Link
+            href="/settings/members"
+            className={`${buttonClasses({ variant: "secondary", size: "sm" })} mt-4`}
+          >
+            {isAdminRole(ctx.role) ? "Manage members" : "See members"}
+          </Link>
+        </Card>
+      </div>
+    </div>
+  );
+}

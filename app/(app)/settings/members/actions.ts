@@ -1,0 +1,42 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import type { FormState } from "@/components/forms/form-state";
+import { getDb } from "@/db/client";
+import { requireApiContext } from "@/lib/auth/request-context";
+import { toActionError } from "@/lib/errors";
+import { addMember, changeMemberRole, removeMember } from "@/lib/orgs/members";
+
+export async function addMemberAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const values = { email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "member") };
+  try {
+    const ctx = await requireApiContext();
+    const member = await addMember(getDb(), ctx, values);
+    revalidatePath("/settings/members");
+    return { success: `${member.email} was added as ${member.role}.` };
+  } catch (error) {
+    return { ...toActionError(error, { action: "addMember" }), values };
+  }
+}
+
+export async function changeRoleAction(userId: string, role: string): Promise<FormState> {
+  try {
+    const ctx = await requireApiContext();
+    await changeMemberRole(getDb(), ctx, { userId, role });
+    revalidatePath("/", "layout");
+    return {};
+  } catch (error) {
+    return toActionError(error, { action: "changeRole" });
+  }
+}
+
+export async function removeMemberAction(userId: string): Promise<FormState> {
+  try {
+    const ctx = await requireApiContext();
+    await removeMember(getDb(), ctx, { userId });
+    revalidatePath("/", "layout");
+    return {};
+  } catch (error) {
+    return toActionError(error, { action: "removeMember" });
+  }
+}

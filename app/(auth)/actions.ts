@@ -1,0 +1,52 @@
+"use server";
+
+import { AuthError } from "next-auth";
+import type { FormState } from "@/components/forms/form-state";
+import { getDb } from "@/db/client";
+import { signIn } from "@/lib/auth/nextauth";
+import { registerUser } from "@/lib/auth/users";
+import { getEnv } from "@/lib/env";
+import { toActionError } from "@/lib/errors";
+
+function safeRedirect(value: FormDataEntryValue | null): string {
+  // Only same-site paths: never an open redirect.
+  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") ? value : "/";
+}
+
+export async function loginAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const email = String(form.get("email") ?? "");
+  try {
+    await signIn("credentials", {
+      email,
+      password: String(form.get("password") ?? ""),
+      redirectTo: safeRedirect(form.get("callbackUrl")),
+    });
+    return {};
+  } catch (error) {
+    if (error instanceof AuthError) {
+      return { error: "That email and password do not match an account.", values: { email } };
+    }
+    throw error; // the redirect after a successful sign-in
+  }
+}
+
+export async function registerAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const values = {
+    name: String(form.get("name") ?? ""),
+    email: String(form.get("email") ?? ""),
+    organizationName: String(form.get("organizationName") ?? ""),
+  };
+  if (!getEnv().ALLOW_REGISTRATION)
+    return { error: "Registration is closed. Ask an administrator to add you." };
+  try {
+    await registerUser(getDb(), { ...values, password: form.get("password") });
+  } catch (error) {
+    return { ...toActionError(error, { action: "register" }), values };
+  }
+  await signIn("credentials", {
+    email: values.email,
+    password: String(form.get("password")),
+    redirectTo: "/",
+  });
+  return {};
+}

@@ -1,0 +1,34 @@
+"use client";
+
+import { useActionState } from "react";
+import type { FormState } from "@/components/forms/form-state";
+import { SubmitButton } from "@/components/forms/submit-button";
+import { Alert } from "@/components/ui/alert";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { loginAction } from "../actions";
+
+export function LoginForm({ callbackUrl, providerError }: { callbackUrl?: string; providerError?: string }) {
+  const [state, action] = useActionState<FormState, FormData>(loginAction, {});
+  const error = state.error ?? providerError;
+  return (
+    <form action={action} className="grid gap-4" noValidate>
+      {error ? <Alert>{error}</Alert> : null}
+      <input type="hidden" name="callbackUrl" value={callbackUrl ?? "/"} />
+      <Field id="email" label="Email">
+        <Input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={state.values?.email}
+        />
+      </Field>
+      <Field id="password" label="Password">
+        <Input id="password" name="password" type="password" autoComplete="current-password" required />
+      </Field>
+      <SubmitButton pendingText="Signing in…">Sign in</SubmitButton>
+    </form>
+  );
+}

@@ -1,0 +1,50 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { Button } from "@/components/ui/button";
+import { auth, signIn } from "@/lib/auth/nextauth";
+import { externalProviders } from "@/lib/auth/providers";
+import { LoginForm } from "./login-form";
+
+export const metadata: Metadata = { title: "Sign in" };
+
+export default async function LoginPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ callbackUrl?: string; error?: string }>;
+}) {
+  if ((await auth())?.userId) redirect("/");
+  const { callbackUrl, error } = await searchParams;
+  const providers = externalProviders();
+  return (
+    <div className="grid gap-5">
+      <div>
+        <h1 className="text-xl font-semibold">Sign in</h1>
+        <p className="mt-1 text-sm text-muted-foreground">Welcome back to Switchboard.</p>
+      </div>
+      <LoginForm
+        callbackUrl={callbackUrl}
+        providerError={error ? "That sign-in did not work. Try again." : undefined}
+      />
+      {providers.map((provider) => (
+        <form
+          key={provider.id}
+          action={async () => {
+            "use server";
+            await signIn(provider.id, { redirectTo: "/" });
+          }}
+        >
+          <Button type="submit" variant="secondary" className="w-full">
+            Continue with {provider.name}
+          </Button>
+        </form>
+      ))}
+      <p className="text-center text-sm text-muted-foreground">
+        New here?{" "}
+        <Link href="/register" className="font-medium text-primary hover:underline">
+          Create an account
+        </Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+"use client";
+
+import { useActionState } from "react";
+import type { FormState } from "@/components/forms/form-state";
+import { SubmitButton } from "@/components/forms/submit-button";
+import { Alert } from "@/components/ui/alert";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { PASSWORD_MIN_LENGTH } from "@/lib/auth/schemas";
+import { registerAction } from "../actions";
+
+export function RegisterForm() {
+  const [state, action] = useActionState<FormState, FormData>(registerAction, {});
+  const fieldError = (name: string) => state.fields?.[name]?.[0];
+  const hasFieldErrors = Object.keys(state.fields ?? {}).length > 0;
+  return (
+    <form action={action} className="grid gap-4" noValidate>
+      {state.error && !hasFieldErrors ? <Alert>{state.error}</Alert> : null}
+      <Field id="name" label="Your name" error={fieldError("name")}>
+        <Input
+          id="name"
+          name="name"
+          autoComplete="name"
+          required
+          defaultValue={state.values?.name}
+          aria-invalid={!!fieldError("name")}
+        />
+      </Field>
+      <Field id="email" label="Email" error={fieldError("email")}>
+        <Input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={state.values?.email}
+          aria-invalid={!!fieldError("email")}
+        />
+      </Field>
+      <Field
+        id="password"
+        label="Password"
+        hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+        error={fieldError("password")}
+      >
+        <Input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          aria-invalid={!!fieldError("password")}
+        />
+      </Field>
+      <Field id="organizationName" label="Organization name" hint="Optional: you can rename it later.">
+        <Input id="organizationName" name="organizationName" defaultValue={state.values?.organizationName} />
+      </Field>
+      <SubmitButton pendingText="Creating your account…">Create account</SubmitButton>
+    </form>
+  );
+}

@@ -1,0 +1,3 @@
+import { handlers } from "@/lib/auth/nextauth";
+
+export const { GET, POST } = handlers;

@@ -1,0 +1,26 @@
+import { sql } from "drizzle-orm";
+import { getDatabase } from "@/db/client";
+import { logger } from "@/lib/logger";
+import packageJson from "@/package.json" with { type: "json" };
+
+export const dynamic = "force-dynamic";
+
+/** Liveness and readiness: the database answers, and which version runs. */
+export async function GET() {
+  const started = performance.now();
+  try {
+    const { db, kind } = getDatabase();
+    await db.execute(sql`select 1`);
+    return Response.json({
+      status: "ok",
+      version: packageJson.version,
+      database: { status: "ok", kind, latencyMs: Math.round(performance.now() - started) },
+    });
+  } catch (error) {
+    logger.error("health check failed", { err: error });
+    return Response.json(
+      { status: "error", version: packageJson.version, database: { status: "unreachable" } },
+      { status: 503 },
+    );
+  }
+}

@@ -1,0 +1,3 @@
+"use client";
+
+export { ThemeProvider } from "next-themes";

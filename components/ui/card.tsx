@@ -1,0 +1,14 @@
+import type { HTMLAttributes } from "react";
+import { cn } from "@/lib/cn";
+
+export function Card({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
+  return <div className={cn("rounded-lg border bg-card p-5 shadow-xs", className)} {...props} />;
+}
+
+export function CardTitle({ className, ...props }: HTMLAttributes<HTMLHeadingElement>) {
+  return <h2 className={cn("text-base font-semibold", className)} {...props} />;
+}
+
+export function CardDescription({ className, ...props }: HTMLAttributes<HTMLParagraphElement>) {
+  return <p className={cn("mt-1 text-sm text-muted-foreground", className)} {...props} />;
+}

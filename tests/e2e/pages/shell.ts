@@ -1,0 +1,35 @@
+import { expect, type Page } from "@playwright/test";
+
+export class Shell {
+  constructor(private readonly page: Page) {}
+
+  activeOrg() {
+    return this.page.getByTestId("active-org").first();
+  }
+
+  async switchTo(orgName: string) {
+    await this.page.getByTestId("org-switcher").first().click();
+    await this.page.getByRole("menuitemradio", { name: new RegExp(orgName) }).click();
+    await expect(this.activeOrg()).toHaveText(orgName);
+  }
+
+  async createOrganization(name: string) {
+    await this.page.getByTestId("org-switcher").first().click();
+    await this.page.getByRole("link", { name: "New organization" }).first().click();
+    await this.page.getByLabel("Organization name").fill(name);
+    await this.page.getByRole("button", { name: "Create organization" }).click();
+    await expect(this.page.getByTestId("page-title")).toHaveText(name);
+  }
+
+  async setTheme(theme: "Light" | "Dark" | "System") {
+    await this.page.getByTestId("user-menu").click();
+    await this.page.getByRole("radio", { name: theme }).click();
+    await this.page.keyboard.press("Escape");
+  }
+
+  async signOut() {
+    await this.page.getByTestId("user-menu").click();
+    await this.page.getByRole("button", { name: "Sign out" }).click();
+    await expect(this.page).toHaveURL(/\/login/);
+  }
+}
