@@ -5,12 +5,21 @@ const order: Record<Level | "silent", number> = { debug: 10, info: 20, warn: 30,
 
 const SECRET_KEY = /pass(word)?|secret|token|authorization|cookie|api[-_]?key|credential|private[-_]?key/i;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
+const KEY_VALUE = /\b(pass(?:word)?|secret|token|api[-_]?key)=([^\s&;,]+)/gi;
+const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi;
 const REDACTED = "[redacted]";
+
+function redactString(value: string): string {
+  return value
+    .replace(BEARER, `$1 ${REDACTED}`)
+    .replace(KEY_VALUE, `$1=${REDACTED}`)
+    .replace(URL_CREDENTIALS, `$1${REDACTED}@`);
+}
 
 /** Returns a copy with secret-looking fields and bearer tokens replaced, safe to log. */
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 8) return "[deep]";
-  if (typeof value === "string") return value.replace(BEARER, `$1 ${REDACTED}`);
+  if (typeof value === "string") return redactString(value);
   if (value instanceof Error) return { name: value.name, message: redact(value.message, depth + 1) };
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   if (value && typeof value === "object") {

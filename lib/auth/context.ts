@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { memberships, organizations, type Role, users } from "@/db/schema";
+import { memberships, type Role, users } from "@/db/schema";
 import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
 
 /** Who is acting and for which organization; built from the session or an API key, never from the request body. */
@@ -44,24 +44,23 @@ export async function resolveUserContext(
   db: Database,
   { userId, preferredOrgId }: { userId: string; preferredOrgId?: string | null },
 ): Promise<UserContext> {
-  const [user] = await db
+  // One round trip: the user (if enabled) with each of their memberships.
+  const rows = await db
     .select({
-      id: users.id,
       isSuperadmin: users.isSuperadmin,
       activeOrganizationId: users.activeOrganizationId,
+      orgId: memberships.organizationId,
+      role: memberships.role,
     })
     .from(users)
-    .where(and(eq(users.id, userId), isNull(users.disabledAt)));
+    .leftJoin(memberships, eq(memberships.userId, users.id))
+    .where(and(eq(users.id, userId), isNull(users.disabledAt)))
+    .orderBy(asc(memberships.createdAt));
+  const user = rows[0];
   if (!user) throw new UnauthorizedError("Your session has ended. Sign in again.");
 
-  const rows = await db
-    .select({ orgId: memberships.organizationId, role: memberships.role })
-    .from(memberships)
-    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-    .where(eq(memberships.userId, userId))
-    .orderBy(asc(memberships.createdAt));
   const wanted = preferredOrgId ?? user.activeOrganizationId;
   const membership = rows.find((row) => row.orgId === wanted) ?? rows[0];
-  if (!membership) throw new NoOrganizationError();
+  if (!membership?.orgId || !membership.role) throw new NoOrganizationError();
   return { userId, orgId: membership.orgId, role: membership.role, isSuperadmin: user.isSuperadmin };
 }

@@ -1,12 +1,13 @@
 import { sql } from "drizzle-orm";
 import { getDatabase } from "@/db/client";
+import { apiRoute } from "@/lib/http/api-route";
 import { logger } from "@/lib/logger";
 import packageJson from "@/package.json" with { type: "json" };
 
 export const dynamic = "force-dynamic";
 
 /** Liveness and readiness: the database answers, and which version runs. */
-export async function GET() {
+export const GET = apiRoute("GET /api/health", async () => {
   const started = performance.now();
   try {
     const { db, kind } = getDatabase();
@@ -23,4 +24,4 @@ export async function GET() {
       { status: 503 },
     );
   }
-}
+});

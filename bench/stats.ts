@@ -1,0 +1,27 @@
+/** The q-th percentile (0–100) of samples, by nearest rank. */
+export function percentile(samples: number[], q: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((q / 100) * sorted.length) - 1));
+  return sorted[index] ?? Number.NaN;
+}
+
+/** Times `iterations` sequential runs of fn, after a warm-up, in milliseconds each. */
+export async function sample(fn: () => Promise<unknown>, iterations: number, warmup = Math.ceil(iterations / 10)) {
+  for (let i = 0; i < warmup; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  return times;
+}
+
+export function printTable(rows: Record<string, string | number>[]) {
+  console.table(rows);
+}
+
+/** The machine-readable line scripts read: `RESULT <metric> <number>`. */
+export function result(metric: string, value: number) {
+  console.log(`RESULT ${metric} ${Number.isFinite(value) ? value.toFixed(3) : "NaN"}`);
+}

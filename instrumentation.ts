@@ -1,0 +1,15 @@
+import type { Instrumentation } from "next";
+
+/** Errors thrown while rendering pages or running actions, logged once in our structured format without stacks. */
+export const onRequestError: Instrumentation.onRequestError = async (error, request, context) => {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { logger } = await import("@/lib/logger");
+  logger.error("request error", {
+    err: error,
+    digest: (error as { digest?: string }).digest,
+    method: request.method,
+    path: request.path,
+    routePath: context.routePath,
+    routeType: context.routeType,
+  });
+};

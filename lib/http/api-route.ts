@@ -1,0 +1,33 @@
+import { randomUUID } from "node:crypto";
+import { toErrorResponse } from "@/lib/errors";
+import { logger } from "@/lib/logger";
+
+type Handler<P> = (request: Request, context: { params: Promise<P>; requestId: string }) => Promise<Response>;
+
+/**
+ * Wraps a route handler: one structured log line per request (method, path, status, duration), a request id
+ * header, and the one error mapping, so no handler leaks a stack trace or repeats this.
+ */
+export function apiRoute<P = Record<string, never>>(name: string, handler: Handler<P>) {
+  return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
+    const requestId = request.headers.get("x-request-id") ?? randomUUID();
+    const started = performance.now();
+    const path = new URL(request.url).pathname;
+    let response: Response;
+    try {
+      response = await handler(request, { params: context.params, requestId });
+    } catch (error) {
+      response = toErrorResponse(error, { route: name, requestId, method: request.method, path });
+    }
+    response.headers.set("x-request-id", requestId);
+    logger.info("request", {
+      route: name,
+      requestId,
+      method: request.method,
+      path,
+      status: response.status,
+      durationMs: Math.round(performance.now() - started),
+    });
+    return response;
+  };
+}

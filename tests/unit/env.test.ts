@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "@/lib/env";
+
+describe("parseEnv", () => {
+  it("applies the embedded defaults when nothing is set", () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({ PORT: 3000, DATA_DIR: ".data", CHAT_MODEL: "gpt-4o-mini", LOG_LEVEL: "info" });
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.ALLOW_REGISTRATION).toBe(true);
+  });
+
+  it("treats empty values as unset", () => {
+    expect(parseEnv({ DATABASE_URL: "", PORT: " " })).toMatchObject({ DATABASE_URL: undefined, PORT: 3000 });
+  });
+
+  it("names every bad variable in one error", () => {
+    const error = (() => {
+      try {
+        parseEnv({ DATABASE_URL: "mysql://x", PORT: "eighty", AUTH_SECRET: "short", LOG_LEVEL: "loud" });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(EnvError);
+    const message = (error as EnvError).message;
+    for (const name of ["DATABASE_URL", "PORT", "AUTH_SECRET", "LOG_LEVEL"]) expect(message).toContain(name);
+  });
+
+  it("requires OAuth client ids and secrets in pairs, and an issuer for OIDC", () => {
+    expect(() => parseEnv({ AUTH_GITHUB_ID: "id" })).toThrow(/AUTH_GITHUB_ID and AUTH_GITHUB_SECRET/);
+    expect(() => parseEnv({ AUTH_OIDC_ID: "id", AUTH_OIDC_SECRET: "s" })).toThrow(/AUTH_OIDC_ISSUER/);
+    expect(parseEnv({ AUTH_GITHUB_ID: "id", AUTH_GITHUB_SECRET: "s" }).AUTH_GITHUB_ID).toBe("id");
+  });
+
+  it("reads boolean flags strictly", () => {
+    expect(parseEnv({ ALLOW_REGISTRATION: "false" }).ALLOW_REGISTRATION).toBe(false);
+    expect(() => parseEnv({ ALLOW_REGISTRATION: "nope" })).toThrow(/ALLOW_REGISTRATION/);
+  });
+});
