@@ -15,5 +15,7 @@ if (!name || !available.includes(name)) {
   console.log(`Usage: npm run bench -- <name>\nBenchmarks: ${available.join(", ") || "(none yet)"}`);
   process.exit(name ? 2 : 0);
 }
-const result = spawnSync("npx", ["tsx", path.join(benchDir, name, "index.ts"), ...args], { stdio: "inherit" });
+const result = spawnSync("npx", ["tsx", path.join(benchDir, name, "index.ts"), ...args], {
+  stdio: "inherit",
+});
 process.exit(result.status ?? 1);

@@ -6,7 +6,11 @@ export function percentile(samples: number[], q: number): number {
 }
 
 /** Times `iterations` sequential runs of fn, after a warm-up, in milliseconds each. */
-export async function sample(fn: () => Promise<unknown>, iterations: number, warmup = Math.ceil(iterations / 10)) {
+export async function sample(
+  fn: () => Promise<unknown>,
+  iterations: number,
+  warmup = Math.ceil(iterations / 10),
+) {
   for (let i = 0; i < warmup; i++) await fn();
   const times: number[] = [];
   for (let i = 0; i < iterations; i++) {

@@ -80,7 +80,9 @@ if (chromium) {
   });
   countPlaywright(file);
 } else if (ci) {
-  console.error("\nCI requires Chromium for the browser tests: install Debian's chromium or set CHROMIUM_PATH.");
+  console.error(
+    "\nCI requires Chromium for the browser tests: install Debian's chromium or set CHROMIUM_PATH.",
+  );
   failures++;
 } else {
   console.log(

@@ -12,11 +12,20 @@ describe("apiRoute", () => {
       return true;
     });
     const handler = apiRoute("GET /t", async () => Response.json({ ok: true }));
-    const response = await handler(new Request("http://x/t", { headers: { "x-request-id": "abc" } }), noParams);
+    const response = await handler(
+      new Request("http://x/t", { headers: { "x-request-id": "abc" } }),
+      noParams,
+    );
     spy.mockRestore();
     expect(response.headers.get("x-request-id")).toBe("abc");
     const entry = JSON.parse(lines.find((line) => line.includes('"request"')) ?? "{}");
-    expect(entry).toMatchObject({ msg: "request", route: "GET /t", status: 200, requestId: "abc", path: "/t" });
+    expect(entry).toMatchObject({
+      msg: "request",
+      route: "GET /t",
+      status: 200,
+      requestId: "abc",
+      path: "/t",
+    });
     expect(typeof entry.durationMs).toBe("number");
   });
 
@@ -26,7 +35,10 @@ describe("apiRoute", () => {
     });
     const response = await bad(new Request("http://x/bad", { method: "POST" }), noParams);
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ error: "name is required", fields: { name: ["name is required"] } });
+    expect(await response.json()).toMatchObject({
+      error: "name is required",
+      fields: { name: ["name is required"] },
+    });
 
     const broken = apiRoute("GET /broken", async () => {
       throw new Error("db password=hunter2 refused");

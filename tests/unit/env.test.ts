@@ -4,7 +4,12 @@ import { EnvError, parseEnv } from "@/lib/env";
 describe("parseEnv", () => {
   it("applies the embedded defaults when nothing is set", () => {
     const env = parseEnv({});
-    expect(env).toMatchObject({ PORT: 3000, DATA_DIR: ".data", CHAT_MODEL: "gpt-4o-mini", LOG_LEVEL: "info" });
+    expect(env).toMatchObject({
+      PORT: 3000,
+      DATA_DIR: ".data",
+      CHAT_MODEL: "gpt-4o-mini",
+      LOG_LEVEL: "info",
+    });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.ALLOW_REGISTRATION).toBe(true);
   });

@@ -1,5 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
-import { AppError, ConflictError, toActionError, toErrorResponse, UnauthorizedError, ValidationError } from "@/lib/errors";
+import {
+  AppError,
+  ConflictError,
+  toActionError,
+  toErrorResponse,
+  UnauthorizedError,
+  ValidationError,
+} from "@/lib/errors";
 
 describe("errors", () => {
   it("derives the HTTP status from the code's type", () => {

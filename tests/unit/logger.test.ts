@@ -7,7 +7,13 @@ describe("logger", () => {
     const log = createLogger({ service: "t" }, (line) => lines.push(line), "debug");
     log.child({ requestId: "r1" }).info("hello", { count: 2 });
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0] ?? "")).toMatchObject({ level: "info", msg: "hello", service: "t", requestId: "r1", count: 2 });
+    expect(JSON.parse(lines[0] ?? "")).toMatchObject({
+      level: "info",
+      msg: "hello",
+      service: "t",
+      requestId: "r1",
+      count: 2,
+    });
   });
 
   it("drops messages below the level", () => {
@@ -21,13 +27,18 @@ describe("logger", () => {
   it("redacts secret fields at any depth and bearer tokens inside strings", () => {
     const out = redact({
       password: "hunter2",
-      nested: { apiKey: "sk-123", headers: { Authorization: "Bearer abc" }, note: "sent Bearer abc.def to x" },
+      nested: {
+        apiKey: "sk-123",
+        headers: { Authorization: "Bearer abc" },
+        note: "sent Bearer abc.def to x",
+      },
       list: [{ token: "t" }],
       error: new Error("Bearer zzz failed"),
       url: "postgres://app:pg-pass@db:5432/x?password=qs-pass",
     });
     const text = JSON.stringify(out);
-    for (const secret of ["hunter2", "sk-123", "abc", "zzz", '"t"', "pg-pass", "qs-pass"]) expect(text).not.toContain(secret);
+    for (const secret of ["hunter2", "sk-123", "abc", "zzz", '"t"', "pg-pass", "qs-pass"])
+      expect(text).not.toContain(secret);
     expect(text).toContain("[redacted]");
   });
 });
