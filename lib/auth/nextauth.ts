@@ -1,5 +1,6 @@
 import NextAuth from "next-auth";
 import { getDb } from "@/db/client";
+import { logger } from "@/lib/logger";
 import { resolveUserContext } from "./context";
 import { userForExternalAccount } from "./external-account";
 import { authProviders } from "./providers";
@@ -38,6 +39,15 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() 
   session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
   pages: { signIn: "/login", error: "/login" },
   providers: authProviders(),
+  // Auth.js's own messages go through our structured logger; a wrong password is routine, not an error.
+  logger: {
+    error: (error) =>
+      error.name === "CredentialsSignin"
+        ? logger.info("sign-in refused", { reason: "credentials" })
+        : logger.error("auth error", { err: error }),
+    warn: (code) => logger.warn("auth warning", { code }),
+    debug: () => {},
+  },
   callbacks: {
     async signIn({ user, account, profile }) {
       if (!account || account.provider === "credentials") return true;

@@ -23,7 +23,8 @@ export class Shell {
 
   async setTheme(theme: "Light" | "Dark" | "System") {
     await this.page.getByTestId("user-menu").click();
-    await this.page.getByRole("radio", { name: theme }).click();
+    await this.page.getByRole("group", { name: "Theme" }).getByText(theme, { exact: true }).click();
+    await expect(this.page.getByRole("radio", { name: theme })).toBeChecked();
     await this.page.keyboard.press("Escape");
   }
 
