@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import {
   boolean,
   index,
+  integer,
+  jsonb,
   pgEnum,
   pgTable,
   primaryKey,
@@ -57,3 +59,58 @@ export type User = typeof users.$inferSelect;
 export type Organization = typeof organizations.$inferSelect;
 export type Membership = typeof memberships.$inferSelect;
 export type Role = (typeof roleEnum.enumValues)[number];
+
+export const mcpTransportEnum = pgEnum("mcp_transport", ["streamable-http", "sse", "stdio"]);
+export const mcpAuthEnum = pgEnum("mcp_auth", ["none", "bearer", "headers"]);
+export const mcpStatusEnum = pgEnum("mcp_status", ["unknown", "connected", "failing"]);
+
+export const mcpIntegrations = pgTable(
+  "mcp_integrations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    transport: mcpTransportEnum("transport").notNull(),
+    url: text("url"),
+    command: text("command"),
+    args: jsonb("args").$type<string[]>().notNull().default([]),
+    /** Environment for stdio servers; values encrypted like credentials. */
+    envEncrypted: jsonb("env_encrypted").$type<Record<string, string>>().notNull().default({}),
+    authType: mcpAuthEnum("auth_type").notNull().default("none"),
+    /** Bearer token or header values, each AES-256-GCM encrypted; never sent to the browser. */
+    credentialsEncrypted: jsonb("credentials_encrypted")
+      .$type<Record<string, string>>()
+      .notNull()
+      .default({}),
+    enabled: boolean("enabled").notNull().default(true),
+    catalogKey: text("catalog_key"),
+    timeoutMs: integer("timeout_ms").notNull().default(30_000),
+    status: mcpStatusEnum("status").notNull().default("unknown"),
+    lastError: text("last_error"),
+    lastCheckedAt: timestamp("last_checked_at", { withTimezone: true }),
+    lastLatencyMs: integer("last_latency_ms"),
+    /** The latest discovery (tools, resources, prompts), so listings never wait on a live server. */
+    discovered: jsonb("discovered").$type<DiscoveredSnapshot>(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("mcp_integrations_org_slug_unique").on(table.organizationId, table.slug),
+    index("mcp_integrations_org_idx").on(table.organizationId),
+  ],
+);
+
+export interface DiscoveredSnapshot {
+  tools: { name: string; title?: string; description?: string; inputSchema: Record<string, unknown> }[];
+  resources: { uri: string; name: string; description?: string; mimeType?: string }[];
+  prompts: {
+    name: string;
+    description?: string;
+    arguments?: { name: string; description?: string; required?: boolean }[];
+  }[];
+}
+
+export type McpIntegrationRow = typeof mcpIntegrations.$inferSelect;

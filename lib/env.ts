@@ -45,6 +45,22 @@ export const envSchema = z.object({
   OPENAI_BASE_URL: optionalUrl(["https:", "http:"]),
   CHAT_MODEL: optionalString.transform((value) => value ?? "gpt-4o-mini"),
   ELASTICSEARCH_URL: optionalUrl(["https:", "http:"]),
+  ENCRYPTION_KEY: optionalString.refine(
+    (value) => value === undefined || Buffer.from(value, "base64").length === 32,
+    { message: "must be 32 bytes in base64 (generate one with `openssl rand -base64 32`)" },
+  ),
+  MCP_ALLOW_STDIO: booleanFlag.default(false),
+  MCP_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
+  MCP_TIMEOUT_MS: optionalString
+    .refine((value) => value === undefined || /^\d+$/.test(value), {
+      message: "must be a whole number of milliseconds",
+    })
+    .transform((value) => (value === undefined ? 30_000 : Number(value))),
+  MCP_IDLE_TIMEOUT_MS: optionalString
+    .refine((value) => value === undefined || /^\d+$/.test(value), {
+      message: "must be a whole number of milliseconds",
+    })
+    .transform((value) => (value === undefined ? 300_000 : Number(value))),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   ALLOW_REGISTRATION: booleanFlag.default(true),
 });

@@ -3,6 +3,9 @@ import { migrateDatabase } from "@/db/migrate";
 import { type EnvError, getEnv } from "@/lib/env";
 import { runCli } from "./run";
 
+// Operators read results on stdout; routine logs would only get in the way (and break --json).
+process.env.LOG_LEVEL ||= "warn";
+
 try {
   getEnv();
 } catch (error) {
@@ -19,4 +22,8 @@ const code = await runCli(
   },
   { out: (line) => console.log(line), err: (line) => console.error(line) },
 );
+// Bundled stdio servers started by integration commands must not outlive the CLI.
+await (
+  globalThis as { switchboardMcpClient?: { pool: { closeAll(): Promise<void> } } }
+).switchboardMcpClient?.pool.closeAll();
 process.exit(code);

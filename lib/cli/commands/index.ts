@@ -1,6 +1,15 @@
 import type { CliCommand } from "../command";
+import { integrationAdd } from "./integration-add";
+import { integrationList } from "./integration-list";
+import { integrationTest } from "./integration-test";
 import { orgCreate } from "./org-create";
 import { userCreate } from "./user-create";
 
 /** Every operator command; each feature adds its own here. */
-export const commands: CliCommand[] = [orgCreate, userCreate];
+export const commands: CliCommand[] = [
+  orgCreate,
+  userCreate,
+  integrationAdd,
+  integrationList,
+  integrationTest,
+];

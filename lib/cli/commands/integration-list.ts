@@ -1,0 +1,24 @@
+import { listIntegrations } from "@/lib/mcp/integrations-service";
+import { type CliCommand, requireOption } from "../command";
+import { operatorContext } from "../operator-context";
+
+export const integrationList: CliCommand = {
+  name: "integration:list",
+  usage: "integration:list --org <slug>",
+  description: "List an organization's integrations with their status.",
+  options: { org: { type: "string" } },
+  async run(db, { values }, io) {
+    const ctx = await operatorContext(db, requireOption(values, "org"));
+    const integrations = await listIntegrations(db, ctx);
+    const lines = integrations.map((i) => {
+      const counts = i.counts
+        ? ` ${i.counts.tools} tools, ${i.counts.resources} resources, ${i.counts.prompts} prompts`
+        : "";
+      return `${i.slug}\t${i.name}\t${i.transport}\t${i.status}${counts}${i.lastError ? `\t${i.lastError}` : ""}`;
+    });
+    io.print(
+      lines.length ? lines.join("\n") : "No integrations yet.",
+      integrations.map(({ discovered: _discovered, ...rest }) => rest),
+    );
+  },
+};

@@ -1,0 +1,106 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { McpTransport } from "./types";
+
+export interface CatalogCredential {
+  /** "token" for a bearer token, otherwise the HTTP header name. */
+  key: string;
+  label: string;
+  kind: "bearer" | "header";
+  help?: string;
+}
+
+export interface CatalogEntry {
+  key: string;
+  name: string;
+  description: string;
+  transport: McpTransport;
+  /** Remote servers: the endpoint. */
+  url?: string;
+  /** Bundled servers: the package and its entry file, run with this Node.js. */
+  bundled?: { packageName: string; entry: string; args: string[] };
+  credentials: CatalogCredential[];
+  docsUrl?: string;
+}
+
+/** The predefined integrations: reference servers shipped with the app (they work offline) and well-known remote ones. */
+export const catalog: CatalogEntry[] = [
+  {
+    key: "everything",
+    name: "Everything (reference server)",
+    description:
+      "The MCP reference server that exercises every feature: echo, sums, images, resources and prompts.",
+    transport: "stdio",
+    bundled: {
+      packageName: "@modelcontextprotocol/server-everything",
+      entry: "dist/index.js",
+      args: ["stdio"],
+    },
+    credentials: [],
+  },
+  {
+    key: "memory",
+    name: "Memory (knowledge graph)",
+    description:
+      "A persistent knowledge graph of entities, relations and observations, stored in the data folder.",
+    transport: "stdio",
+    bundled: { packageName: "@modelcontextprotocol/server-memory", entry: "dist/index.js", args: [] },
+    credentials: [],
+  },
+  {
+    key: "github",
+    name: "GitHub",
+    description: "Repositories, issues, pull requests and code search through GitHub's remote MCP server.",
+    transport: "streamable-http",
+    url: "https://api.githubcopilot.com/mcp/",
+    credentials: [
+      {
+        key: "token",
+        label: "Personal access token",
+        kind: "bearer",
+        help: "A fine-grained token with the scopes you want to expose.",
+      },
+    ],
+    docsUrl: "https://github.com/github/github-mcp-server",
+  },
+  {
+    key: "linear",
+    name: "Linear",
+    description: "Issues, projects and comments in Linear.",
+    transport: "streamable-http",
+    url: "https://mcp.linear.app/mcp",
+    credentials: [{ key: "token", label: "API key", kind: "bearer" }],
+    docsUrl: "https://linear.app/docs/mcp",
+  },
+  {
+    key: "sentry",
+    name: "Sentry",
+    description: "Errors, issues and releases from Sentry.",
+    transport: "streamable-http",
+    url: "https://mcp.sentry.dev/mcp",
+    credentials: [{ key: "token", label: "User auth token", kind: "bearer" }],
+    docsUrl: "https://docs.sentry.io/product/sentry-mcp/",
+  },
+  {
+    key: "notion",
+    name: "Notion",
+    description: "Search and edit pages and databases in Notion.",
+    transport: "streamable-http",
+    url: "https://mcp.notion.com/mcp",
+    credentials: [{ key: "token", label: "Integration token", kind: "bearer" }],
+    docsUrl: "https://developers.notion.com/docs/mcp",
+  },
+];
+
+export function findCatalogEntry(key: string): CatalogEntry | undefined {
+  return catalog.find((entry) => entry.key === key);
+}
+
+/** The command that runs a bundled server: this Node.js and the package's entry file. */
+export function bundledCommand(entry: CatalogEntry): { command: string; args: string[] } {
+  if (!entry.bundled) throw new Error(`${entry.key} is not a bundled server`);
+  const file = path.join(process.cwd(), "node_modules", entry.bundled.packageName, entry.bundled.entry);
+  if (!existsSync(file))
+    throw new Error(`The bundled server ${entry.bundled.packageName} is not installed. Run npm install.`);
+  return { command: process.execPath, args: [file, ...entry.bundled.args] };
+}

@@ -1,0 +1,109 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import packageJson from "@/package.json" with { type: "json" };
+import type { McpConnectionConfig } from "../types";
+import { createGuardedFetch } from "./network-guard";
+
+export interface McpSession {
+  client: Client;
+  /** The transport actually used: a Streamable HTTP integration may have fallen back to SSE. */
+  transport: "streamable-http" | "sse" | "stdio";
+  close(): Promise<void>;
+}
+
+const clientInfo = { name: "switchboard", version: packageJson.version };
+
+async function withDeadline<T>(
+  promise: Promise<T>,
+  ms: number,
+  onTimeout: () => void,
+  message: string,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          onTimeout();
+          reject(new ConnectTimeoutError(message));
+        }, ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export class ConnectTimeoutError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConnectTimeoutError";
+  }
+}
+
+async function connectWith(transport: Transport, config: McpConnectionConfig, kind: McpSession["transport"]) {
+  const client = new Client(clientInfo, { capabilities: {} });
+  const seconds = Math.round(config.timeoutMs / 1000);
+  await withDeadline(
+    client.connect(transport, { timeout: config.timeoutMs }),
+    config.timeoutMs,
+    () => void transport.close().catch(() => {}),
+    `The MCP server did not finish the handshake within ${seconds} s.`,
+  );
+  return { client, transport: kind, close: () => client.close() } satisfies McpSession;
+}
+
+// Servers that predate Streamable HTTP answer its POST with one of these; the spec says to try SSE then.
+const FALLBACK_STATUSES = new Set([400, 404, 405]);
+
+/** Opens a session: stdio as a child process, HTTP as Streamable HTTP with a fallback to the older SSE transport. */
+export async function openMcpSession(config: McpConnectionConfig): Promise<McpSession> {
+  if (config.transport === "stdio") {
+    const transport = new StdioClientTransport({
+      command: config.command,
+      args: config.args,
+      env: { ...inheritedEnv(), ...config.env },
+      stderr: "ignore",
+    });
+    return connectWith(transport, config, "stdio");
+  }
+  const url = new URL(config.url);
+  const fetch = createGuardedFetch(config.allowPrivateNetwork);
+  const requestInit = { headers: config.headers };
+  if (config.transport === "sse") {
+    return connectWith(new SSEClientTransport(url, { requestInit, fetch }), config, "sse");
+  }
+  try {
+    return await connectWith(
+      new StreamableHTTPClientTransport(url, { requestInit, fetch }),
+      config,
+      "streamable-http",
+    );
+  } catch (error) {
+    if (
+      !(error instanceof StreamableHTTPError && error.code !== undefined && FALLBACK_STATUSES.has(error.code))
+    ) {
+      throw error;
+    }
+    try {
+      return await connectWith(new SSEClientTransport(url, { requestInit, fetch }), config, "sse");
+    } catch {
+      throw error; // the Streamable HTTP failure says more than the fallback's
+    }
+  }
+}
+
+// A stdio server gets PATH and locale, not the app's secrets.
+function inheritedEnv(): Record<string, string> {
+  const keep = ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "TEMP", "TMP", "SystemRoot"];
+  return Object.fromEntries(
+    keep.flatMap((key) => (process.env[key] === undefined ? [] : [[key, process.env[key] as string]])),
+  );
+}

@@ -1,0 +1,39 @@
+import path from "node:path";
+import { decryptSecret } from "@/lib/crypto/secret-box";
+import { dataDir } from "@/lib/data-dir";
+import { getEnv } from "@/lib/env";
+import { bundledCommand, findCatalogEntry } from "./catalog";
+import type { McpIntegration } from "./repository";
+import type { McpConnectionConfig } from "./types";
+
+function decryptAll(values: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).map(([key, sealed]) => [key, decryptSecret(sealed)]));
+}
+
+/** Builds what the client needs to connect, decrypting credentials only here, only in memory. */
+export function buildConnectionConfig(integration: McpIntegration): McpConnectionConfig {
+  const base = { integrationId: integration.id, timeoutMs: integration.timeoutMs };
+  if (integration.transport === "stdio") {
+    const entry = integration.catalogKey ? findCatalogEntry(integration.catalogKey) : undefined;
+    const env = decryptAll(integration.envEncrypted);
+    if (entry?.bundled) {
+      // The memory server keeps its graph per integration in the data folder.
+      if (entry.key === "memory")
+        env.MEMORY_FILE_PATH ??= path.join(dataDir(), "mcp-memory", `${integration.id}.jsonl`);
+      return { ...base, transport: "stdio", ...bundledCommand(entry), env };
+    }
+    return { ...base, transport: "stdio", command: integration.command ?? "", args: integration.args, env };
+  }
+  const credentials = decryptAll(integration.credentialsEncrypted);
+  const headers: Record<string, string> = {};
+  if (integration.authType === "bearer" && credentials.token)
+    headers.Authorization = `Bearer ${credentials.token}`;
+  if (integration.authType === "headers") Object.assign(headers, credentials);
+  return {
+    ...base,
+    transport: integration.transport,
+    url: integration.url ?? "",
+    headers,
+    allowPrivateNetwork: getEnv().MCP_ALLOW_PRIVATE_NETWORKS,
+  };
+}

@@ -1,0 +1,78 @@
+import { AppError, type ErrorCode } from "@/lib/errors";
+
+export const McpErrorCode = {
+  MCP_INTEGRATION_NOT_FOUND: "not_found:mcp_integration",
+  MCP_INTEGRATION_ACCESS_DENIED: "forbidden:mcp_integration",
+  MCP_INTEGRATION_DISABLED: "bad_request:mcp_integration_disabled",
+  MCP_UNAUTHORIZED: "unauthorized:mcp",
+  MCP_CONNECTION_FAILED: "unavailable:mcp_connection",
+  MCP_UNEXPECTED: "internal:mcp",
+} as const satisfies Record<string, ErrorCode>;
+
+/** The base of the MCP domain errors; every one carries the integration it concerns. */
+export class McpError extends AppError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly integrationId?: string,
+    cause?: unknown,
+  ) {
+    super(code, message, { cause });
+    this.name = new.target.name;
+  }
+}
+
+export class McpIntegrationNotFoundError extends McpError {
+  constructor(integrationId: string) {
+    super(
+      McpErrorCode.MCP_INTEGRATION_NOT_FOUND,
+      `MCP integration ${integrationId} was not found`,
+      integrationId,
+    );
+  }
+}
+
+/** Another organization's integration; reported as 403 to the use cases, shown as not found by the routes. */
+export class McpIntegrationAccessDeniedError extends McpError {
+  constructor(integrationId: string) {
+    super(
+      McpErrorCode.MCP_INTEGRATION_ACCESS_DENIED,
+      `MCP integration ${integrationId} does not belong to your organization`,
+      integrationId,
+    );
+  }
+}
+
+export class McpIntegrationDisabledError extends McpError {
+  constructor(integrationId: string) {
+    super(
+      McpErrorCode.MCP_INTEGRATION_DISABLED,
+      `MCP integration ${integrationId} is disabled`,
+      integrationId,
+    );
+  }
+}
+
+/** The MCP server refused our credentials (HTTP 401/403). */
+export class McpUnauthorizedError extends McpError {
+  constructor(integrationId: string, status: number) {
+    super(
+      McpErrorCode.MCP_UNAUTHORIZED,
+      `The MCP server refused the credentials (HTTP ${status}). Check the token or headers of this integration.`,
+      integrationId,
+    );
+  }
+}
+
+/** The server could not be reached, timed out, or did not speak MCP; the message says which. */
+export class McpConnectionError extends McpError {
+  constructor(integrationId: string, message: string, cause?: unknown) {
+    super(McpErrorCode.MCP_CONNECTION_FAILED, message, integrationId, cause);
+  }
+}
+
+export class UnexpectedMcpError extends McpError {
+  constructor(message = "Unexpected error occurred", integrationId?: string, cause?: unknown) {
+    super(McpErrorCode.MCP_UNEXPECTED, message, integrationId, cause);
+  }
+}

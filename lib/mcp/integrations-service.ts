@@ -1,0 +1,317 @@
+import { and, eq, like } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { type DiscoveredSnapshot, mcpIntegrations } from "@/db/schema";
+import { type RequestContext, requireAdmin } from "@/lib/auth/context";
+import { encryptSecret } from "@/lib/crypto/secret-box";
+import { getEnv } from "@/lib/env";
+import { AppError, ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
+import { slugify } from "@/lib/orgs/schemas";
+import { parseInput } from "@/lib/validation";
+import { type CatalogEntry, findCatalogEntry } from "./catalog";
+import { assertPublicLiteral, PrivateNetworkError } from "./client/network-guard";
+import { getMcpClient } from "./client/shared-client";
+import {
+  type CreateIntegrationInput,
+  createIntegrationSchema,
+  type UpdateIntegrationInput,
+  updateIntegrationSchema,
+} from "./integration-input";
+import { findIntegrationForOrg, listIntegrationsForOrg, type McpIntegration } from "./repository";
+import type { CapabilitiesResult, McpAuthType, McpTransport, ToolExecutionResult } from "./types";
+import { mcpUseCases } from "./use-cases";
+
+/** What the browser may see of an integration: never a credential value, only which ones are set. */
+export interface IntegrationView {
+  id: string;
+  name: string;
+  slug: string;
+  transport: McpTransport;
+  url: string | null;
+  command: string | null;
+  args: string[];
+  authType: McpAuthType;
+  credentialKeys: string[];
+  catalogKey: string | null;
+  enabled: boolean;
+  timeoutMs: number;
+  status: "unknown" | "connected" | "failing" | "disabled";
+  lastError: string | null;
+  lastCheckedAt: string | null;
+  lastLatencyMs: number | null;
+  counts: { tools: number; resources: number; prompts: number } | null;
+  discovered: DiscoveredSnapshot | null;
+}
+
+export function toView(row: McpIntegration): IntegrationView {
+  const catalogEntry = row.catalogKey ? findCatalogEntry(row.catalogKey) : undefined;
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    transport: row.transport,
+    url: row.url,
+    // A bundled server's command is resolved on the server at connect time; show what it is instead.
+    command: catalogEntry?.bundled ? catalogEntry.bundled.packageName : row.command,
+    args: catalogEntry?.bundled ? [] : row.args,
+    authType: row.authType,
+    credentialKeys: Object.keys(row.credentialsEncrypted),
+    catalogKey: row.catalogKey,
+    enabled: row.enabled,
+    timeoutMs: row.timeoutMs,
+    status: row.enabled ? row.status : "disabled",
+    lastError: row.lastError,
+    lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
+    lastLatencyMs: row.lastLatencyMs,
+    counts: row.discovered
+      ? {
+          tools: row.discovered.tools.length,
+          resources: row.discovered.resources.length,
+          prompts: row.discovered.prompts.length,
+        }
+      : null,
+    discovered: row.discovered ?? null,
+  };
+}
+
+export async function listIntegrations(db: Database, ctx: RequestContext): Promise<IntegrationView[]> {
+  return (await listIntegrationsForOrg(db, ctx.orgId)).map(toView);
+}
+
+async function loadForOrg(db: Database, ctx: RequestContext, id: string): Promise<McpIntegration> {
+  const row = await findIntegrationForOrg(db, ctx.orgId, id);
+  if (!row) throw new NotFoundError("That integration");
+  return row;
+}
+
+export async function getIntegration(
+  db: Database,
+  ctx: RequestContext,
+  id: string,
+): Promise<IntegrationView> {
+  return toView(await loadForOrg(db, ctx, id));
+}
+
+function checkUrl(url: string) {
+  if (getEnv().MCP_ALLOW_PRIVATE_NETWORKS) return;
+  try {
+    assertPublicLiteral(new URL(url));
+  } catch (error) {
+    if (error instanceof PrivateNetworkError)
+      throw new ValidationError(error.message, { url: [error.message] });
+    throw error;
+  }
+}
+
+const seal = (values: Record<string, string>) =>
+  Object.fromEntries(Object.entries(values).map(([key, value]) => [key, encryptSecret(value)]));
+
+/** Slugs name tools (`<slug>_<tool>`), so they stay short and unique within the organization. */
+async function freeIntegrationSlug(db: Database, orgId: string, name: string): Promise<string> {
+  const base = slugify(name).replaceAll("-", "_").slice(0, 24).replace(/_+$/, "") || "mcp";
+  const taken = new Set(
+    (
+      await db
+        .select({ slug: mcpIntegrations.slug })
+        .from(mcpIntegrations)
+        .where(and(eq(mcpIntegrations.organizationId, orgId), like(mcpIntegrations.slug, `${base}%`)))
+    ).map((row) => row.slug),
+  );
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`;
+}
+
+function catalogCredentials(entry: CatalogEntry, given: Record<string, string>) {
+  const missing = entry.credentials.filter((credential) => !given[credential.key]?.trim());
+  if (missing.length > 0) {
+    const fields = Object.fromEntries(
+      missing.map((c) => [`credentials.${c.key}`, [`Enter the ${c.label}.`]]),
+    );
+    throw new ValidationError(`${entry.name} needs: ${missing.map((c) => c.label).join(", ")}.`, fields);
+  }
+  const bearer = entry.credentials.find((c) => c.kind === "bearer");
+  const values = Object.fromEntries(entry.credentials.map((c) => [c.key, (given[c.key] ?? "").trim()]));
+  return {
+    authType: (bearer ? "bearer" : entry.credentials.length ? "headers" : "none") as McpAuthType,
+    values,
+  };
+}
+
+/** Adds an integration from the catalog (asking only for what the entry needs) or a custom server. */
+export async function createIntegration(
+  db: Database,
+  ctx: RequestContext,
+  raw: CreateIntegrationInput,
+  // The operator CLI already has a shell on this server, so it may add command-line servers.
+  options: { operator?: boolean } = {},
+): Promise<IntegrationView> {
+  requireAdmin(ctx);
+  const input = parseInput(createIntegrationSchema, raw);
+  const defaultTimeout = getEnv().MCP_TIMEOUT_MS;
+  let values: typeof mcpIntegrations.$inferInsert;
+  if (input.source === "catalog") {
+    const entry = findCatalogEntry(input.catalogKey);
+    if (!entry)
+      throw new ValidationError(`There is no catalog entry "${input.catalogKey}".`, {
+        catalogKey: ["Unknown entry"],
+      });
+    const { authType, values: credentials } = catalogCredentials(entry, input.credentials);
+    const name = input.name ?? entry.name.replace(/\s*\(.*\)$/, "");
+    values = {
+      organizationId: ctx.orgId,
+      name,
+      slug: await freeIntegrationSlug(db, ctx.orgId, name),
+      transport: entry.transport,
+      url: entry.url ?? null,
+      authType,
+      credentialsEncrypted: seal(credentials),
+      catalogKey: entry.key,
+      timeoutMs: input.timeoutMs ?? defaultTimeout,
+    };
+  } else if (input.transport === "stdio") {
+    if (!options.operator && (!ctx.isSuperadmin || !getEnv().MCP_ALLOW_STDIO)) {
+      throw new ForbiddenError(
+        "Command-line (stdio) servers run programs on this server: only a superadmin can add them, and only when MCP_ALLOW_STDIO=true. Bundled servers from the catalog are always available.",
+      );
+    }
+    values = {
+      organizationId: ctx.orgId,
+      name: input.name,
+      slug: await freeIntegrationSlug(db, ctx.orgId, input.name),
+      transport: "stdio",
+      command: input.command,
+      args: input.args,
+      envEncrypted: seal(input.env),
+      timeoutMs: input.timeoutMs ?? defaultTimeout,
+    };
+  } else {
+    checkUrl(input.url);
+    if (input.authType === "bearer" && !input.token) {
+      throw new ValidationError("Enter the bearer token, or choose no authentication.", {
+        token: ["Enter the token."],
+      });
+    }
+    const credentials =
+      input.authType === "bearer"
+        ? { token: input.token ?? "" }
+        : input.authType === "headers"
+          ? input.headers
+          : {};
+    values = {
+      organizationId: ctx.orgId,
+      name: input.name,
+      slug: await freeIntegrationSlug(db, ctx.orgId, input.name),
+      transport: input.transport,
+      url: input.url,
+      authType: input.authType,
+      credentialsEncrypted: seal(credentials),
+      timeoutMs: input.timeoutMs ?? defaultTimeout,
+    };
+  }
+  const [row] = await db.insert(mcpIntegrations).values(values).returning();
+  if (!row) throw new Error("insert returned no row");
+  return toView(row);
+}
+
+/** Edits an integration; credentials left blank keep their stored values. */
+export async function updateIntegration(
+  db: Database,
+  ctx: RequestContext,
+  id: string,
+  raw: UpdateIntegrationInput,
+): Promise<IntegrationView> {
+  requireAdmin(ctx);
+  const input = parseInput(updateIntegrationSchema, raw);
+  const row = await loadForOrg(db, ctx, id);
+  const patch: Partial<typeof mcpIntegrations.$inferInsert> = { updatedAt: new Date() };
+  if (input.name) patch.name = input.name;
+  if (input.timeoutMs) patch.timeoutMs = input.timeoutMs;
+  if (row.transport !== "stdio" && !row.catalogKey) {
+    if (input.url) {
+      checkUrl(input.url);
+      patch.url = input.url;
+    }
+    if (input.transport) patch.transport = input.transport;
+    const authType = input.authType ?? row.authType;
+    patch.authType = authType;
+    if (authType === "none") patch.credentialsEncrypted = {};
+    if (authType === "bearer") {
+      const kept = row.authType === "bearer" ? row.credentialsEncrypted.token : undefined;
+      if (!input.token && !kept)
+        throw new ValidationError("Enter the bearer token.", { token: ["Enter the token."] });
+      patch.credentialsEncrypted = { token: input.token ? encryptSecret(input.token) : (kept as string) };
+    }
+    if (authType === "headers" && input.headers) {
+      const previous = row.authType === "headers" ? row.credentialsEncrypted : {};
+      patch.credentialsEncrypted = Object.fromEntries(
+        Object.entries(input.headers).flatMap(([name, value]) =>
+          value ? [[name, encryptSecret(value)]] : previous[name] ? [[name, previous[name]]] : [],
+        ),
+      );
+    }
+  } else if (row.catalogKey && input.credentials) {
+    const next = { ...row.credentialsEncrypted };
+    for (const [key, value] of Object.entries(input.credentials))
+      if (value.trim() && key in next) next[key] = encryptSecret(value.trim());
+    patch.credentialsEncrypted = next;
+  }
+  const [updated] = await db
+    .update(mcpIntegrations)
+    .set(patch)
+    .where(and(eq(mcpIntegrations.id, id), eq(mcpIntegrations.organizationId, ctx.orgId)))
+    .returning();
+  await getMcpClient().pool.closeIntegration(id);
+  return toView(updated ?? row);
+}
+
+export async function setIntegrationEnabled(db: Database, ctx: RequestContext, id: string, enabled: boolean) {
+  requireAdmin(ctx);
+  await loadForOrg(db, ctx, id);
+  await db
+    .update(mcpIntegrations)
+    .set({ enabled, updatedAt: new Date() })
+    .where(and(eq(mcpIntegrations.id, id), eq(mcpIntegrations.organizationId, ctx.orgId)));
+  if (!enabled) await getMcpClient().pool.closeIntegration(id);
+}
+
+export async function deleteIntegration(db: Database, ctx: RequestContext, id: string) {
+  requireAdmin(ctx);
+  const row = await loadForOrg(db, ctx, id);
+  await db
+    .delete(mcpIntegrations)
+    .where(and(eq(mcpIntegrations.id, row.id), eq(mcpIntegrations.organizationId, ctx.orgId)));
+  await getMcpClient().pool.closeIntegration(id);
+}
+
+export type ConnectionTestResult =
+  | { ok: true; latencyMs: number; capabilities: CapabilitiesResult }
+  | { ok: false; latencyMs: number; error: string };
+
+/** "Test connection": a live discovery, whose outcome is also stored as the integration's status. */
+export async function testIntegration(
+  db: Database,
+  ctx: RequestContext,
+  id: string,
+): Promise<ConnectionTestResult> {
+  const row = await loadForOrg(db, ctx, id);
+  const started = performance.now();
+  try {
+    const capabilities = await mcpUseCases(db).discover.execute(ctx, { integrationId: row.id });
+    return { ok: true, latencyMs: Math.round(performance.now() - started), capabilities };
+  } catch (error) {
+    if (!(error instanceof AppError) || (error.status >= 500 && error.code !== "unavailable:mcp_connection"))
+      throw error;
+    return { ok: false, latencyMs: Math.round(performance.now() - started), error: error.message };
+  }
+}
+
+/** Runs one tool of an integration for the tool runner; failures come back as error results. */
+export async function runIntegrationTool(
+  db: Database,
+  ctx: RequestContext,
+  id: string,
+  toolName: string,
+  args: Record<string, unknown>,
+): Promise<ToolExecutionResult> {
+  const row = await loadForOrg(db, ctx, id);
+  return mcpUseCases(db).execute.execute(ctx, { integrationId: row.id, toolName, parameters: args });
+}

@@ -1,0 +1,83 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { type DiscoveredSnapshot, type McpIntegrationRow, mcpIntegrations } from "@/db/schema";
+
+export type McpIntegration = McpIntegrationRow;
+
+/** The integrations port of the use cases: they look an integration up by id and check its organization themselves. */
+export interface McpIntegrationsRepositoryPort {
+  findById(id: string): Promise<McpIntegration | undefined>;
+  recordDiscovery(id: string, outcome: DiscoveryOutcome): Promise<void>;
+}
+
+export type DiscoveryOutcome =
+  | { ok: true; latencyMs: number; discovered: DiscoveredSnapshot }
+  | { ok: false; latencyMs: number; error: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function createIntegrationsRepository(db: Database): McpIntegrationsRepositoryPort {
+  return {
+    async findById(id) {
+      if (!UUID.test(id)) return undefined;
+      const [row] = await db.select().from(mcpIntegrations).where(eq(mcpIntegrations.id, id));
+      return row;
+    },
+    async recordDiscovery(id, outcome) {
+      await db
+        .update(mcpIntegrations)
+        .set(
+          outcome.ok
+            ? {
+                status: "connected",
+                lastError: null,
+                lastCheckedAt: new Date(),
+                lastLatencyMs: outcome.latencyMs,
+                discovered: outcome.discovered,
+              }
+            : {
+                status: "failing",
+                lastError: outcome.error,
+                lastCheckedAt: new Date(),
+                lastLatencyMs: outcome.latencyMs,
+              },
+        )
+        .where(eq(mcpIntegrations.id, id));
+    },
+  };
+}
+
+/** The organization's integrations, oldest first. */
+export function listIntegrationsForOrg(db: Database, orgId: string): Promise<McpIntegration[]> {
+  return db
+    .select()
+    .from(mcpIntegrations)
+    .where(eq(mcpIntegrations.organizationId, orgId))
+    .orderBy(asc(mcpIntegrations.createdAt));
+}
+
+/** One integration of the organization, or undefined for a missing id or another organization's. */
+export async function findIntegrationForOrg(
+  db: Database,
+  orgId: string,
+  id: string,
+): Promise<McpIntegration | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const [row] = await db
+    .select()
+    .from(mcpIntegrations)
+    .where(and(eq(mcpIntegrations.id, id), eq(mcpIntegrations.organizationId, orgId)));
+  return row;
+}
+
+export async function findIntegrationBySlug(
+  db: Database,
+  orgId: string,
+  slug: string,
+): Promise<McpIntegration | undefined> {
+  const [row] = await db
+    .select()
+    .from(mcpIntegrations)
+    .where(and(eq(mcpIntegrations.slug, slug), eq(mcpIntegrations.organizationId, orgId)));
+  return row;
+}

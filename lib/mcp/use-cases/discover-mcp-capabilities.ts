@@ -1,0 +1,85 @@
+import type { RequestContext } from "@/lib/auth/context";
+import { AppError } from "@/lib/errors";
+import type { Logger } from "@/lib/logger";
+import { UnexpectedMcpError } from "../errors";
+import type { McpIntegration, McpIntegrationsRepositoryPort } from "../repository";
+import type { CapabilitiesResult, McpClientPort, McpConnectionConfig } from "../types";
+import { loadAccessibleIntegration } from "./check-integration-access";
+
+export interface DiscoverMcpCapabilitiesQuery {
+  integrationId: string;
+}
+
+export interface DiscoverMcpCapabilitiesDeps {
+  repository: McpIntegrationsRepositoryPort;
+  client: McpClientPort;
+  buildConnectionConfig: (integration: McpIntegration) => McpConnectionConfig;
+  logger: Logger;
+}
+
+/** Connects to an integration's MCP server and returns its tools, resources and prompts as domain entities. */
+export class DiscoverMcpCapabilities {
+  constructor(private readonly deps: DiscoverMcpCapabilitiesDeps) {}
+
+  async execute(
+    ctx: RequestContext | null | undefined,
+    query: DiscoverMcpCapabilitiesQuery,
+  ): Promise<CapabilitiesResult> {
+    const { logger, repository, client } = this.deps;
+    const started = performance.now();
+    logger.info("discoverMcpCapabilities", { integrationId: query.integrationId, orgId: ctx?.orgId });
+    try {
+      const integration = await loadAccessibleIntegration(ctx, repository, query.integrationId);
+      const config = this.deps.buildConnectionConfig(integration);
+      let listed: Awaited<ReturnType<McpClientPort["listCapabilities"]>>;
+      try {
+        listed = await client.listCapabilities(config);
+      } catch (error) {
+        const latencyMs = Math.round(performance.now() - started);
+        const message = error instanceof AppError ? error.message : "Unexpected error occurred";
+        await repository.recordDiscovery(integration.id, { ok: false, latencyMs, error: message });
+        throw error;
+      }
+      const result: CapabilitiesResult = {
+        tools: listed.tools.map((tool) => ({ ...tool, integrationId: integration.id })),
+        resources: listed.resources.map((resource) => ({ ...resource, integrationId: integration.id })),
+        prompts: listed.prompts.map((prompt) => ({ ...prompt, integrationId: integration.id })),
+      };
+      const latencyMs = Math.round(performance.now() - started);
+      await repository.recordDiscovery(integration.id, {
+        ok: true,
+        latencyMs,
+        discovered: {
+          tools: listed.tools,
+          resources: listed.resources,
+          prompts: listed.prompts,
+        },
+      });
+      logger.info("discoverySucceeded", {
+        integrationId: integration.id,
+        toolCount: result.tools.length,
+        resourceCount: result.resources.length,
+        promptCount: result.prompts.length,
+        durationMs: latencyMs,
+      });
+      return result;
+    } catch (error) {
+      const durationMs = Math.round(performance.now() - started);
+      if (error instanceof AppError) {
+        logger.warn("discoveryFailed", {
+          integrationId: query.integrationId,
+          code: error.code,
+          message: error.message,
+          durationMs,
+        });
+        throw error;
+      }
+      logger.error("Unexpected error discovering capabilities", {
+        integrationId: query.integrationId,
+        err: error,
+        durationMs,
+      });
+      throw new UnexpectedMcpError("Unexpected error occurred", query.integrationId, error);
+    }
+  }
+}

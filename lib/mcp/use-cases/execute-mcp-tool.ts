@@ -1,0 +1,69 @@
+import type { RequestContext } from "@/lib/auth/context";
+import { AppError } from "@/lib/errors";
+import type { Logger } from "@/lib/logger";
+import { UnexpectedMcpError } from "../errors";
+import type { McpIntegration, McpIntegrationsRepositoryPort } from "../repository";
+import type { McpClientPort, McpConnectionConfig, ToolExecutionResult } from "../types";
+import { loadAccessibleIntegration } from "./check-integration-access";
+
+export interface ExecuteMcpToolCommand {
+  integrationId: string;
+  toolName: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface ExecuteMcpToolDeps {
+  repository: McpIntegrationsRepositoryPort;
+  client: McpClientPort;
+  buildConnectionConfig: (integration: McpIntegration) => McpConnectionConfig;
+  logger: Logger;
+}
+
+/**
+ * Calls a tool on an integration's MCP server. Access problems throw; anything that goes wrong with the tool
+ * itself comes back as an error result, so the LLM can read it and explain or recover.
+ */
+export class ExecuteMcpTool {
+  constructor(private readonly deps: ExecuteMcpToolDeps) {}
+
+  async execute(
+    ctx: RequestContext | null | undefined,
+    command: ExecuteMcpToolCommand,
+  ): Promise<ToolExecutionResult> {
+    const { logger, repository, client } = this.deps;
+    const started = performance.now();
+    const fields = { integrationId: command.integrationId, tool: command.toolName, orgId: ctx?.orgId };
+    logger.info("executeMcpTool", fields);
+    try {
+      const integration = await loadAccessibleIntegration(ctx, repository, command.integrationId);
+      const config = this.deps.buildConnectionConfig(integration);
+      try {
+        const result = await client.executeTool(config, command.toolName, command.parameters);
+        const durationMs = Math.round(performance.now() - started);
+        if (result.isError) {
+          logger.warn("toolExecutionFailed", { ...fields, durationMs, message: result.errorMessage });
+        } else {
+          logger.info("toolExecutionSucceeded", {
+            ...fields,
+            durationMs,
+            contentCount: result.content?.length ?? 0,
+          });
+        }
+        return result;
+      } catch (toolError) {
+        const errorMessage =
+          toolError instanceof Error && toolError.message ? toolError.message : "Tool execution failed";
+        logger.warn("toolExecutionFailed", {
+          ...fields,
+          durationMs: Math.round(performance.now() - started),
+          message: errorMessage,
+        });
+        return { isError: true, content: null, errorMessage };
+      }
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      logger.error("Unexpected error executing tool", { ...fields, err: error });
+      throw new UnexpectedMcpError("Unexpected error occurred", command.integrationId, error);
+    }
+  }
+}

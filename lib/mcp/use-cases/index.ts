@@ -1,0 +1,17 @@
+import type { Database } from "@/db/client";
+import { logger } from "@/lib/logger";
+import { getMcpClient } from "../client/shared-client";
+import { buildConnectionConfig } from "../connection-config";
+import { createIntegrationsRepository } from "../repository";
+import type { McpClientPort } from "../types";
+import { DiscoverMcpCapabilities } from "./discover-mcp-capabilities";
+import { ExecuteMcpTool } from "./execute-mcp-tool";
+
+/** The use cases wired to the real database, the shared pooled client and the structured logger. */
+export function mcpUseCases(db: Database, client: McpClientPort = getMcpClient()) {
+  const deps = { repository: createIntegrationsRepository(db), client, buildConnectionConfig };
+  return {
+    discover: new DiscoverMcpCapabilities({ ...deps, logger: logger.child({ component: "mcp.discover" }) }),
+    execute: new ExecuteMcpTool({ ...deps, logger: logger.child({ component: "mcp.execute" }) }),
+  };
+}
