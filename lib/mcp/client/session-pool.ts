@@ -24,7 +24,8 @@ function isExpiredSession(error: unknown): boolean {
 }
 
 function isClosed(error: unknown): boolean {
-  return error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
+  if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
+  return error instanceof Error && error.message === "Not connected";
 }
 
 function configKey(config: McpConnectionConfig): string {

@@ -1,0 +1,38 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { IntegrationDetail } from "@/components/integrations/integration-detail";
+import { getDb } from "@/db/client";
+import { isAdminRole } from "@/lib/auth/context";
+import { requirePageContext } from "@/lib/auth/request-context";
+import { NotFoundError } from "@/lib/errors";
+import { findCatalogEntry } from "@/lib/mcp/catalog";
+import { getIntegration, type IntegrationView } from "@/lib/mcp/integrations-service";
+
+export const metadata: Metadata = { title: "Integration" };
+
+export default async function IntegrationPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ test?: string }>;
+}) {
+  const ctx = await requirePageContext();
+  const { id } = await params;
+  let integration: IntegrationView;
+  try {
+    integration = await getIntegration(getDb(), ctx, id);
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  }
+  const entry = integration.catalogKey ? findCatalogEntry(integration.catalogKey) : undefined;
+  return (
+    <IntegrationDetail
+      integration={integration}
+      canManage={isAdminRole(ctx.role)}
+      catalogCredentials={entry?.credentials ?? []}
+      testOnLoad={(await searchParams).test === "1"}
+    />
+  );
+}

@@ -1,0 +1,169 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import type { FormState } from "@/components/forms/form-state";
+import { getDb } from "@/db/client";
+import { requireApiContext } from "@/lib/auth/request-context";
+import { toActionError } from "@/lib/errors";
+import {
+  type ConnectionTestResult,
+  createIntegration,
+  deleteIntegration,
+  runIntegrationTool,
+  setIntegrationEnabled,
+  testIntegration,
+  updateIntegration,
+} from "@/lib/mcp/integrations-service";
+import type { ToolExecutionResult } from "@/lib/mcp/types";
+
+function text(form: FormData, name: string): string | undefined {
+  const value = form.get(name);
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
+/** "Name: value" lines from a textarea, as header pairs. */
+function headerLines(form: FormData, name: string): Record<string, string> {
+  const lines = (text(form, name) ?? "")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return Object.fromEntries(
+    lines.map((line) => {
+      const index = line.indexOf(":");
+      return index > 0 ? [line.slice(0, index).trim(), line.slice(index + 1).trim()] : [line, ""];
+    }),
+  );
+}
+
+function prefixed(form: FormData, prefix: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of form.entries()) {
+    if (key.startsWith(prefix) && typeof value === "string") values[key.slice(prefix.length)] = value;
+  }
+  return values;
+}
+
+const seconds = (form: FormData) => {
+  const value = text(form, "timeoutSeconds");
+  return value === undefined ? undefined : Math.round(Number(value) * 1000);
+};
+
+/** Values echoed back to the form after an error: never the secrets. */
+function safeValues(form: FormData): Record<string, string> {
+  const keep = ["name", "transport", "url", "authType", "timeoutSeconds", "catalogKey", "command"];
+  return Object.fromEntries(
+    keep.flatMap((key) => (text(form, key) ? [[key, text(form, key) as string]] : [])),
+  );
+}
+
+export async function createIntegrationAction(_prev: FormState, form: FormData): Promise<FormState> {
+  let id: string;
+  try {
+    const ctx = await requireApiContext();
+    const source = text(form, "source");
+    const integration =
+      source === "catalog"
+        ? await createIntegration(getDb(), ctx, {
+            source: "catalog",
+            catalogKey: text(form, "catalogKey") ?? "",
+            name: text(form, "name"),
+            credentials: prefixed(form, "credential:"),
+            timeoutMs: seconds(form),
+          })
+        : text(form, "transport") === "stdio"
+          ? await createIntegration(getDb(), ctx, {
+              source: "custom",
+              transport: "stdio",
+              name: text(form, "name") ?? "",
+              command: text(form, "command") ?? "",
+              args: (text(form, "args") ?? "")
+                .split("\n")
+                .map((a) => a.trim())
+                .filter(Boolean),
+              timeoutMs: seconds(form),
+            })
+          : await createIntegration(getDb(), ctx, {
+              source: "custom",
+              transport: text(form, "transport") === "sse" ? "sse" : "streamable-http",
+              name: text(form, "name") ?? "",
+              url: text(form, "url") ?? "",
+              authType: (text(form, "authType") ?? "none") as "none" | "bearer" | "headers",
+              token: text(form, "token"),
+              headers: headerLines(form, "headers"),
+              timeoutMs: seconds(form),
+            });
+    id = integration.id;
+  } catch (error) {
+    return { ...toActionError(error, { action: "createIntegration" }), values: safeValues(form) };
+  }
+  revalidatePath("/integrations");
+  redirect(`/integrations/${id}?test=1`);
+}
+
+export async function updateIntegrationAction(
+  id: string,
+  _prev: FormState,
+  form: FormData,
+): Promise<FormState> {
+  try {
+    const ctx = await requireApiContext();
+    await updateIntegration(getDb(), ctx, id, {
+      name: text(form, "name"),
+      url: text(form, "url"),
+      transport: text(form, "transport") as "streamable-http" | "sse" | undefined,
+      authType: text(form, "authType") as "none" | "bearer" | "headers" | undefined,
+      token: text(form, "token"),
+      headers: form.has("headers") ? headerLines(form, "headers") : undefined,
+      credentials: prefixed(form, "credential:"),
+      timeoutMs: seconds(form),
+    });
+  } catch (error) {
+    return { ...toActionError(error, { action: "updateIntegration" }), values: safeValues(form) };
+  }
+  revalidatePath(`/integrations/${id}`);
+  return { success: "Saved." };
+}
+
+export async function setEnabledAction(id: string, enabled: boolean): Promise<FormState> {
+  try {
+    await setIntegrationEnabled(getDb(), await requireApiContext(), id, enabled);
+  } catch (error) {
+    return toActionError(error, { action: "setIntegrationEnabled" });
+  }
+  revalidatePath("/integrations");
+  revalidatePath(`/integrations/${id}`);
+  return {};
+}
+
+export async function deleteIntegrationAction(id: string): Promise<FormState> {
+  try {
+    await deleteIntegration(getDb(), await requireApiContext(), id);
+  } catch (error) {
+    return toActionError(error, { action: "deleteIntegration" });
+  }
+  revalidatePath("/integrations");
+  redirect("/integrations");
+}
+
+export async function testIntegrationAction(id: string): Promise<ConnectionTestResult> {
+  try {
+    const result = await testIntegration(getDb(), await requireApiContext(), id);
+    revalidatePath("/integrations");
+    return result;
+  } catch (error) {
+    return { ok: false, latencyMs: 0, error: toActionError(error, { action: "testIntegration" }).error };
+  }
+}
+
+export async function runToolAction(
+  id: string,
+  toolName: string,
+  args: Record<string, unknown>,
+): Promise<ToolExecutionResult> {
+  try {
+    return await runIntegrationTool(getDb(), await requireApiContext(), id, toolName, args);
+  } catch (error) {
+    return { isError: true, content: null, errorMessage: toActionError(error, { action: "runTool" }).error };
+  }
+}

@@ -1,0 +1,74 @@
+import { Plus } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { StatusBadge } from "@/components/integrations/status-badge";
+import { buttonClasses } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { getDb } from "@/db/client";
+import { isAdminRole } from "@/lib/auth/context";
+import { requirePageContext } from "@/lib/auth/request-context";
+import { listIntegrations } from "@/lib/mcp/integrations-service";
+
+export const metadata: Metadata = { title: "Integrations" };
+
+export default async function IntegrationsPage() {
+  const ctx = await requirePageContext();
+  const integrations = await listIntegrations(getDb(), ctx);
+  const canManage = isAdminRole(ctx.role);
+  return (
+    <div className="grid gap-6">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold">Integrations</h1>
+          <p className="mt-1 text-sm text-muted-foreground">
+            MCP servers connected to this organization. Their tools work in chat, over REST and through the
+            MCP endpoint.
+          </p>
+        </div>
+        {canManage ? (
+          <Link href="/integrations/new" className={buttonClasses()}>
+            <Plus className="h-4 w-4" aria-hidden /> Add integration
+          </Link>
+        ) : null}
+      </div>
+      {integrations.length === 0 ? (
+        <Card className="text-center">
+          <p className="font-medium">No integrations yet</p>
+          <p className="mt-1 text-sm text-muted-foreground">
+            {canManage
+              ? "Add one from the catalog (the bundled reference servers work offline) or connect your own MCP server."
+              : "Ask an owner or admin of this organization to connect MCP servers."}
+          </p>
+        </Card>
+      ) : (
+        <Card className="p-0">
+          <ul className="divide-y" aria-label="Integrations">
+            {integrations.map((integration) => (
+              <li key={integration.id} data-testid="integration-row">
+                <Link
+                  href={`/integrations/${integration.id}`}
+                  className="flex flex-wrap items-center gap-3 px-5 py-4 hover:bg-muted"
+                >
+                  <div className="min-w-0 flex-1">
+                    <p className="truncate font-medium">{integration.name}</p>
+                    <p className="truncate text-xs text-muted-foreground">
+                      {integration.transport === "stdio" ? integration.command : integration.url} ·{" "}
+                      {integration.transport}
+                      {integration.counts
+                        ? ` · ${integration.counts.tools} tools, ${integration.counts.resources} resources, ${integration.counts.prompts} prompts`
+                        : ""}
+                    </p>
+                    {integration.status === "failing" && integration.lastError ? (
+                      <p className="mt-1 truncate text-xs text-destructive">{integration.lastError}</p>
+                    ) : null}
+                  </div>
+                  <StatusBadge status={integration.status} />
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
+    </div>
+  );
+}

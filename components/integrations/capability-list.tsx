@@ -1,0 +1,59 @@
+import { Card, CardTitle } from "@/components/ui/card";
+import type { DiscoveredSnapshot } from "@/db/schema";
+
+/** The discovered tools (with their input schemas), resources and prompts. */
+export function CapabilityList({ capabilities }: { capabilities: DiscoveredSnapshot }) {
+  return (
+    <div className="grid gap-4 lg:grid-cols-3">
+      <Card className="lg:col-span-3">
+        <CardTitle>Tools ({capabilities.tools.length})</CardTitle>
+        <ul className="mt-3 grid gap-2" data-testid="tool-list">
+          {capabilities.tools.map((tool) => (
+            <li key={tool.name}>
+              <details className="rounded-md border px-3 py-2">
+                <summary className="cursor-pointer text-sm">
+                  <code className="font-medium">{tool.name}</code>
+                  {tool.description ? (
+                    <span className="text-muted-foreground"> — {tool.description.split("\n")[0]}</span>
+                  ) : null}
+                </summary>
+                <pre className="mt-2 overflow-x-auto rounded bg-muted p-2 text-xs">
+                  {JSON.stringify(tool.inputSchema, null, 2)}
+                </pre>
+              </details>
+            </li>
+          ))}
+        </ul>
+      </Card>
+      <Card className="lg:col-span-2">
+        <CardTitle>Resources ({capabilities.resources.length})</CardTitle>
+        <ul className="mt-3 grid gap-1 text-sm">
+          {capabilities.resources.map((resource) => (
+            <li key={resource.uri} className="truncate">
+              <code>{resource.uri}</code>
+              {resource.mimeType ? (
+                <span className="text-muted-foreground"> · {resource.mimeType}</span>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      </Card>
+      <Card>
+        <CardTitle>Prompts ({capabilities.prompts.length})</CardTitle>
+        <ul className="mt-3 grid gap-1 text-sm">
+          {capabilities.prompts.map((prompt) => (
+            <li key={prompt.name}>
+              <code>{prompt.name}</code>
+              {prompt.arguments?.length ? (
+                <span className="text-muted-foreground">
+                  {" "}
+                  ({prompt.arguments.map((a) => a.name).join(", ")})
+                </span>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      </Card>
+    </div>
+  );
+}

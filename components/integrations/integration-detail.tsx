@@ -1,0 +1,220 @@
+"use client";
+
+import { ArrowLeft, Loader2, PlugZap } from "lucide-react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useActionState, useCallback, useEffect, useState, useTransition } from "react";
+import {
+  deleteIntegrationAction,
+  setEnabledAction,
+  testIntegrationAction,
+  updateIntegrationAction,
+} from "@/app/(app)/integrations/actions";
+import type { FormState } from "@/components/forms/form-state";
+import { SubmitButton } from "@/components/forms/submit-button";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card, CardDescription, CardTitle } from "@/components/ui/card";
+import { ConfirmButton } from "@/components/ui/confirm-button";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import type { CatalogCredential } from "@/lib/mcp/catalog";
+import type { ConnectionTestResult, IntegrationView } from "@/lib/mcp/integrations-service";
+import { CapabilityList } from "./capability-list";
+import { CustomServerFields } from "./custom-server-fields";
+import { StatusBadge } from "./status-badge";
+import { ToolRunner } from "./tool-runner";
+
+export function IntegrationDetail({
+  integration,
+  canManage,
+  catalogCredentials,
+  testOnLoad,
+}: {
+  integration: IntegrationView;
+  canManage: boolean;
+  catalogCredentials: CatalogCredential[];
+  testOnLoad: boolean;
+}) {
+  const router = useRouter();
+  const [test, setTest] = useState<ConnectionTestResult | null>(null);
+  const [testing, startTest] = useTransition();
+  const [pending, startTransition] = useTransition();
+  const [error, setError] = useState<string>();
+
+  const runTest = useCallback(() => {
+    startTest(async () => {
+      setTest(await testIntegrationAction(integration.id));
+      router.refresh();
+    });
+  }, [integration.id, router]);
+
+  // A new integration is tested straight away, so the admin sees at once whether it works.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on arrival
+  useEffect(() => {
+    if (testOnLoad && integration.enabled) runTest();
+  }, []);
+
+  const capabilities = test?.ok
+    ? test.capabilities
+    : integration.discovered
+      ? {
+          tools: integration.discovered.tools,
+          resources: integration.discovered.resources,
+          prompts: integration.discovered.prompts,
+        }
+      : null;
+
+  return (
+    <div className="grid gap-6">
+      <Link
+        href="/integrations"
+        className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:text-foreground"
+      >
+        <ArrowLeft className="h-4 w-4" aria-hidden /> Integrations
+      </Link>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h1 className="flex flex-wrap items-center gap-3 text-2xl font-semibold">
+            {integration.name} <StatusBadge status={integration.status} />
+          </h1>
+          <p className="mt-1 truncate text-sm text-muted-foreground">
+            {integration.transport === "stdio" ? integration.command : integration.url} ·{" "}
+            {integration.transport} · tools are named <code>{integration.slug}_…</code>
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="secondary" onClick={runTest} disabled={testing || !integration.enabled}>
+            {testing ? (
+              <Loader2 className="h-4 w-4 animate-spin" aria-hidden />
+            ) : (
+              <PlugZap className="h-4 w-4" aria-hidden />
+            )}
+            {testing ? "Testing…" : "Test connection"}
+          </Button>
+          {canManage ? (
+            <>
+              <Button
+                variant="secondary"
+                disabled={pending}
+                onClick={() =>
+                  startTransition(async () => {
+                    setError((await setEnabledAction(integration.id, !integration.enabled)).error);
+                  })
+                }
+              >
+                {integration.enabled ? "Disable" : "Enable"}
+              </Button>
+              <ConfirmButton
+                title={`Delete ${integration.name}?`}
+                description="Its tools disappear from chat, the REST API and the MCP endpoint at once. Stored credentials are deleted."
+                confirmLabel="Delete"
+                disabled={pending}
+                onConfirm={() =>
+                  startTransition(async () => {
+                    setError((await deleteIntegrationAction(integration.id)).error);
+                  })
+                }
+              >
+                Delete
+              </ConfirmButton>
+            </>
+          ) : null}
+        </div>
+      </div>
+
+      {error ? <Alert>{error}</Alert> : null}
+      {!integration.enabled ? (
+        <Alert tone="info">This integration is disabled: its tools are not offered anywhere.</Alert>
+      ) : null}
+      {test ? (
+        test.ok ? (
+          <Alert tone="success">
+            <span data-testid="test-result">
+              Connected in {test.latencyMs} ms: {test.capabilities.tools.length} tools,{" "}
+              {test.capabilities.resources.length} resources, {test.capabilities.prompts.length} prompts.
+            </span>
+          </Alert>
+        ) : (
+          <Alert>
+            <span data-testid="test-result">Connection failed: {test.error}</span>
+          </Alert>
+        )
+      ) : integration.status === "failing" && integration.lastError ? (
+        <Alert>
+          <span data-testid="last-error">Last check failed: {integration.lastError}</span>
+        </Alert>
+      ) : null}
+
+      {capabilities && integration.enabled ? (
+        <ToolRunner integrationId={integration.id} tools={capabilities.tools} />
+      ) : null}
+      {capabilities ? <CapabilityList capabilities={capabilities} /> : null}
+
+      {canManage ? (
+        <EditIntegration integration={integration} catalogCredentials={catalogCredentials} />
+      ) : null}
+    </div>
+  );
+}
+
+function EditIntegration({
+  integration,
+  catalogCredentials,
+}: {
+  integration: IntegrationView;
+  catalogCredentials: CatalogCredential[];
+}) {
+  const [state, action] = useActionState<FormState, FormData>(
+    updateIntegrationAction.bind(null, integration.id),
+    {},
+  );
+  const custom = !integration.catalogKey && integration.transport !== "stdio";
+  return (
+    <Card className="grid max-w-2xl gap-4">
+      <div>
+        <CardTitle>Settings</CardTitle>
+        <CardDescription>Changes apply to the next call; open sessions are closed.</CardDescription>
+      </div>
+      <form action={action} className="grid gap-4" noValidate>
+        {state.error ? <Alert>{state.error}</Alert> : null}
+        {state.success ? <Alert tone="success">{state.success}</Alert> : null}
+        {custom ? (
+          <CustomServerFields state={state} allowStdio={false} initial={integration} />
+        ) : (
+          <Field id="name" label="Name" error={state.fields?.name?.[0]}>
+            <Input id="name" name="name" defaultValue={integration.name} />
+          </Field>
+        )}
+        {catalogCredentials.map((credential) => (
+          <Field
+            key={credential.key}
+            id={`credential-${credential.key}`}
+            label={credential.label}
+            hint={
+              integration.credentialKeys.includes(credential.key) ? "Set. Leave blank to keep it." : undefined
+            }
+          >
+            <Input
+              id={`credential-${credential.key}`}
+              name={`credential:${credential.key}`}
+              type="password"
+              autoComplete="off"
+            />
+          </Field>
+        ))}
+        <Field id="timeoutSeconds" label="Timeout (seconds)" error={state.fields?.timeoutMs?.[0]}>
+          <Input
+            id="timeoutSeconds"
+            name="timeoutSeconds"
+            type="number"
+            min={1}
+            max={300}
+            defaultValue={integration.timeoutMs / 1000}
+          />
+        </Field>
+        <SubmitButton pendingText="Saving…">Save changes</SubmitButton>
+      </form>
+    </Card>
+  );
+}

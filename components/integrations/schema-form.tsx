@@ -1,0 +1,140 @@
+"use client";
+
+import { Field } from "@/components/ui/field";
+import { Input, Select } from "@/components/ui/input";
+
+export interface JsonSchemaProperty {
+  type?: string | string[];
+  description?: string;
+  enum?: unknown[];
+  default?: unknown;
+  title?: string;
+}
+
+export type FormValues = Record<string, string | boolean>;
+
+function typeOf(schema: JsonSchemaProperty): string {
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") : schema.type;
+  return type ?? "string";
+}
+
+export function propertiesOf(schema: Record<string, unknown>) {
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchemaProperty>;
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    property,
+    required: required.has(name),
+  }));
+}
+
+/** Turns the form's strings into the argument types the schema asks for; returns the messages of bad fields. */
+export function toArguments(schema: Record<string, unknown>, values: FormValues) {
+  const args: Record<string, unknown> = {};
+  const errors: Record<string, string> = {};
+  for (const { name, property, required } of propertiesOf(schema)) {
+    const raw = values[name];
+    const type = typeOf(property);
+    if (type === "boolean") {
+      if (raw !== undefined) args[name] = raw === true;
+      continue;
+    }
+    if (typeof raw !== "string" || raw.trim() === "") {
+      if (required) errors[name] = "Required.";
+      continue;
+    }
+    if (type === "number" || type === "integer") {
+      const number = Number(raw);
+      if (!Number.isFinite(number) || (type === "integer" && !Number.isInteger(number))) {
+        errors[name] = type === "integer" ? "Enter a whole number." : "Enter a number.";
+      } else args[name] = number;
+    } else if (type === "object" || type === "array") {
+      try {
+        args[name] = JSON.parse(raw);
+      } catch {
+        errors[name] = `Enter valid JSON (${type === "array" ? "[…]" : "{…}"}).`;
+      }
+    } else {
+      args[name] = raw;
+    }
+  }
+  return { args, errors };
+}
+
+/** A form generated from a tool's JSON Schema: text, numbers, choices, checkboxes, and JSON for nested values. */
+export function SchemaForm({
+  schema,
+  values,
+  errors,
+  onChange,
+}: {
+  schema: Record<string, unknown>;
+  values: FormValues;
+  errors: Record<string, string>;
+  onChange: (values: FormValues) => void;
+}) {
+  const fields = propertiesOf(schema);
+  if (fields.length === 0)
+    return <p className="text-sm text-muted-foreground">This tool takes no arguments.</p>;
+  return (
+    <div className="grid gap-3">
+      {fields.map(({ name, property, required }) => {
+        const id = `arg-${name}`;
+        const type = typeOf(property);
+        const label = `${property.title ?? name}${required ? " *" : ""}`;
+        const value = values[name];
+        const set = (next: string | boolean) => onChange({ ...values, [name]: next });
+        if (type === "boolean") {
+          return (
+            <label key={name} className="flex items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                checked={value === true}
+                onChange={(event) => set(event.target.checked)}
+              />
+              {label}
+              {property.description ? (
+                <span className="text-muted-foreground">— {property.description}</span>
+              ) : null}
+            </label>
+          );
+        }
+        return (
+          <Field key={name} id={id} label={label} hint={property.description} error={errors[name]}>
+            {property.enum ? (
+              <Select
+                id={id}
+                value={typeof value === "string" ? value : ""}
+                onChange={(event) => set(event.target.value)}
+              >
+                <option value="">Choose…</option>
+                {property.enum.map((option) => (
+                  <option key={String(option)} value={String(option)}>
+                    {String(option)}
+                  </option>
+                ))}
+              </Select>
+            ) : type === "object" || type === "array" ? (
+              <textarea
+                id={id}
+                className="min-h-20 w-full rounded-md border bg-card px-3 py-2 font-mono text-sm"
+                value={typeof value === "string" ? value : ""}
+                onChange={(event) => set(event.target.value)}
+                placeholder={type === "array" ? "[]" : "{}"}
+              />
+            ) : (
+              <Input
+                id={id}
+                type={type === "number" || type === "integer" ? "number" : "text"}
+                step={type === "integer" ? 1 : "any"}
+                value={typeof value === "string" ? value : ""}
+                onChange={(event) => set(event.target.value)}
+                aria-invalid={Boolean(errors[name])}
+              />
+            )}
+          </Field>
+        );
+      })}
+    </div>
+  );
+}

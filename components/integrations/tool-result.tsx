@@ -1,0 +1,53 @@
+import { Alert } from "@/components/ui/alert";
+import type { McpContent, ToolExecutionResult } from "@/lib/mcp/types";
+
+function Part({ part }: { part: McpContent }) {
+  if (part.type === "text")
+    return (
+      <pre className="overflow-x-auto whitespace-pre-wrap rounded bg-muted p-3 text-sm">
+        {String(part.text)}
+      </pre>
+    );
+  if (part.type === "image" && typeof part.data === "string") {
+    // biome-ignore lint/performance/noImgElement: a data URL from the tool, not an optimizable asset
+    return (
+      <img
+        alt="Tool result"
+        className="max-h-64 rounded border"
+        src={`data:${String(part.mimeType)};base64,${part.data}`}
+      />
+    );
+  }
+  if (part.type === "resource" || part.type === "resource_link") {
+    const resource = (part.resource ?? part) as Record<string, unknown>;
+    return (
+      <div className="rounded border p-3 text-sm">
+        <p>
+          Resource <code>{String(resource.uri)}</code>
+        </p>
+        {typeof resource.text === "string" ? (
+          <pre className="mt-2 whitespace-pre-wrap text-xs">{resource.text}</pre>
+        ) : null}
+      </div>
+    );
+  }
+  return <pre className="overflow-x-auto rounded bg-muted p-3 text-xs">{JSON.stringify(part, null, 2)}</pre>;
+}
+
+/** A tool's result as a person reads it: text, images, resources and structured data, or the error. */
+export function ToolResult({ result }: { result: ToolExecutionResult }) {
+  return (
+    <div className="grid gap-2" data-testid="tool-result">
+      {result.isError ? <Alert>{result.errorMessage ?? "The tool failed."}</Alert> : null}
+      {result.content?.map((part, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: content parts have no identity of their own
+        <Part key={index} part={part} />
+      ))}
+      {result.structuredContent ? (
+        <pre className="overflow-x-auto rounded bg-muted p-3 text-xs">
+          {JSON.stringify(result.structuredContent, null, 2)}
+        </pre>
+      ) : null}
+    </div>
+  );
+}
