@@ -82,7 +82,7 @@ export function AddIntegration({ catalog, allowStdio }: { catalog: CatalogItem[]
         </Button>
       </div>
       <form action={action} className="grid gap-4" noValidate>
-        {state.error ? <Alert>{state.error}</Alert> : null}
+        {state.error && !state.fields ? <Alert>{state.error}</Alert> : null}
         {entry ? (
           <>
             <input type="hidden" name="source" value="catalog" />

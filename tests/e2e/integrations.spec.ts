@@ -1,0 +1,87 @@
+import { expect, test } from "@playwright/test";
+import { RegisterPage } from "./pages/auth-pages";
+import { IntegrationsPage } from "./pages/integrations";
+
+test.describe
+  .serial("integrations", () => {
+    test("an admin adds the Everything server from the catalog, tests it and runs echo and get-sum", async ({
+      page,
+    }) => {
+      const register = new RegisterPage(page);
+      await register.goto();
+      await register.register({
+        name: "Ivy Admin",
+        email: "ivy@example.com",
+        password: "integration tests",
+        organizationName: "Ivy Co",
+      });
+      await expect(page.getByTestId("page-title")).toHaveText("Ivy Co");
+
+      const integrations = new IntegrationsPage(page);
+      await integrations.addFromCatalog("everything");
+      // A new integration is tested straight away.
+      await expect(integrations.testResult()).toHaveText(/Connected in \d+ ms: \d+ tools/, {
+        timeout: 30_000,
+      });
+      await expect(page.getByTestId("integration-status")).toHaveText("Connected");
+      await expect(page.getByTestId("tool-list")).toContainText("get-sum");
+
+      await page.getByRole("button", { name: "Test connection" }).click();
+      await expect(integrations.testResult()).toHaveText(/Connected in \d+ ms/);
+
+      const echo = await integrations.runTool("echo", { message: "hello from the browser" });
+      await expect(echo).toHaveText(/Echo: hello from the browser/);
+
+      const sum = await integrations.runTool("get-sum", { a: "19", b: "23" });
+      await expect(sum).toContainText("42");
+
+      // A required field left empty is caught before anything runs.
+      await page.getByLabel("Tool", { exact: true }).selectOption("echo");
+      await page.getByRole("button", { name: "Run tool" }).click();
+      await expect(page.getByTestId("arg-message-error")).toHaveText("Required.");
+
+      await page.goto("/integrations");
+      await expect(page.getByTestId("integration-row")).toContainText("Everything");
+      await expect(page.getByTestId("integration-row")).toContainText("Connected");
+    });
+
+    test("a failing custom integration shows its error, and deleting asks first", async ({ page }) => {
+      await page.goto("/login");
+      await page.getByLabel("Email").fill("ivy@example.com");
+      await page.getByLabel("Password").fill("integration tests");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page.getByTestId("page-title")).toBeVisible();
+
+      const integrations = new IntegrationsPage(page);
+      // Loopback and private addresses are refused when saving, with the reason on the field.
+      await page.goto("/integrations/new");
+      await page.getByTestId("catalog-custom").click();
+      await page.getByLabel("Name").fill("Local server");
+      await page.getByLabel("URL").fill("http://127.0.0.1:8080/mcp");
+      await page.getByRole("button", { name: "Add integration" }).click();
+      await expect(page.getByTestId("url-error")).toHaveText(
+        /private or local address.*MCP_ALLOW_PRIVATE_NETWORKS/,
+      );
+
+      // A host that does not resolve is saved, and fails visibly.
+      await integrations.addCustom({ name: "Broken server", url: "http://no-such-host.invalid/mcp" });
+      await expect(integrations.testResult()).toHaveText(
+        /Connection failed: Could not find the host no-such-host.invalid/,
+        {
+          timeout: 30_000,
+        },
+      );
+      await expect(page.getByTestId("integration-status")).toHaveText("Failing");
+
+      await page.goto("/integrations");
+      const row = page.getByTestId("integration-row").filter({ hasText: "Broken server" });
+      await expect(row).toContainText("Failing");
+      await row.click();
+
+      await page.getByRole("button", { name: "Delete" }).click();
+      await expect(page.getByRole("dialog")).toContainText("Delete Broken server?");
+      await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+      await expect(page).toHaveURL(/\/integrations$/);
+      await expect(page.getByTestId("integration-row")).toHaveCount(1);
+    });
+  });
