@@ -34,6 +34,7 @@ test.describe
 
       const sum = await integrations.runTool("get-sum", { a: "19", b: "23" });
       await expect(sum).toContainText("42");
+      await page.screenshot({ path: test.info().outputPath("integration-detail.png"), fullPage: true });
 
       // A required field left empty is caught before anything runs.
       await page.getByLabel("Tool", { exact: true }).selectOption("echo");
