@@ -12,6 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { tsvector } from "./tsvector";
 
 export const roleEnum = pgEnum("role", ["owner", "admin", "member"]);
 
@@ -114,3 +115,48 @@ export interface DiscoveredSnapshot {
 }
 
 export type McpIntegrationRow = typeof mcpIntegrations.$inferSelect;
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The visible start of the key, shown in lists so people can tell keys apart. */
+    prefix: text("prefix").notNull(),
+    /** SHA-256 of the whole key: keys are long random strings, so a fast hash is safe and lookups stay cheap. */
+    keyHash: text("key_hash").notNull().unique(),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (table) => [index("api_keys_org_idx").on(table.organizationId)],
+);
+
+export const knowledgeNodes = pgTable(
+  "knowledge_nodes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    content: text("content").notNull(),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>().notNull().default({}),
+    searchVector: tsvector("search_vector").generatedAlwaysAs(
+      sql`setweight(to_tsvector('english', coalesce(name, '')), 'A') || setweight(to_tsvector('english', coalesce(content, '')), 'B')`,
+    ),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("knowledge_nodes_org_name_unique").on(table.organizationId, table.name),
+    index("knowledge_nodes_search_idx").using("gin", table.searchVector),
+  ],
+);
+
+export type ApiKey = typeof apiKeys.$inferSelect;
+export type KnowledgeNode = typeof knowledgeNodes.$inferSelect;

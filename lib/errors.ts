@@ -6,6 +6,8 @@ export type ErrorType =
   | "forbidden"
   | "not_found"
   | "conflict"
+  | "payload_too_large"
+  | "unsupported_media_type"
   | "rate_limit"
   | "unavailable"
   | "internal";
@@ -16,6 +18,8 @@ const statusByType: Record<ErrorType, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
   rate_limit: 429,
   unavailable: 503,
   internal: 500,

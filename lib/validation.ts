@@ -13,3 +13,10 @@ export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.ou
   const first = result.error.issues[0]?.message ?? "The input is not valid.";
   throw new ValidationError(first, fields);
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids come from URLs and forms; anything that is not a UUID cannot name a row. */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

@@ -1,6 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { type DiscoveredSnapshot, type McpIntegrationRow, mcpIntegrations } from "@/db/schema";
+import { isUuid } from "@/lib/validation";
 
 export type McpIntegration = McpIntegrationRow;
 
@@ -14,12 +15,10 @@ export type DiscoveryOutcome =
   | { ok: true; latencyMs: number; discovered: DiscoveredSnapshot }
   | { ok: false; latencyMs: number; error: string };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function createIntegrationsRepository(db: Database): McpIntegrationsRepositoryPort {
   return {
     async findById(id) {
-      if (!UUID.test(id)) return undefined;
+      if (!isUuid(id)) return undefined;
       const [row] = await db.select().from(mcpIntegrations).where(eq(mcpIntegrations.id, id));
       return row;
     },
@@ -62,7 +61,7 @@ export async function findIntegrationForOrg(
   orgId: string,
   id: string,
 ): Promise<McpIntegration | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const [row] = await db
     .select()
     .from(mcpIntegrations)

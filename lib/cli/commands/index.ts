@@ -1,7 +1,9 @@
 import type { CliCommand } from "../command";
+import { apikeyCreate } from "./apikey-create";
 import { integrationAdd } from "./integration-add";
 import { integrationList } from "./integration-list";
 import { integrationTest } from "./integration-test";
+import { knowledgeAdd } from "./knowledge-add";
 import { orgCreate } from "./org-create";
 import { userCreate } from "./user-create";
 

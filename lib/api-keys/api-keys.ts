@@ -1,0 +1,104 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "@/db/client";
+import { apiKeys } from "@/db/schema";
+import { type RequestContext, requireAdmin } from "@/lib/auth/context";
+import { NotFoundError, UnauthorizedError } from "@/lib/errors";
+import { isUuid, parseInput } from "@/lib/validation";
+
+const KEY_PATTERN = /^sb_([A-Za-z0-9]{8})_([A-Za-z0-9_-]{32,})$/;
+
+const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+const keyNameSchema = z
+  .string({ error: "Enter a name for the key." })
+  .trim()
+  .min(1, { error: "Enter a name for the key." })
+  .max(60, { error: "Use at most 60 characters for the name." });
+
+/** Creates a key for the context's organization; the key itself is returned once and stored only as a hash. */
+export async function createApiKey(db: Database, ctx: RequestContext, input: { name: unknown }) {
+  requireAdmin(ctx);
+  const name = parseInput(keyNameSchema, input.name);
+  const prefix = randomBytes(6).toString("base64url").replace(/[-_]/g, "x").slice(0, 8);
+  const key = `sb_${prefix}_${randomBytes(24).toString("base64url")}`;
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      organizationId: ctx.orgId,
+      name,
+      prefix: `sb_${prefix}`,
+      keyHash: hashKey(key),
+      createdBy: ctx.userId ?? null,
+    })
+    .returning();
+  if (!row) throw new Error("insert returned no row");
+  return { key, apiKey: toView(row) };
+}
+
+function toView(row: typeof apiKeys.$inferSelect): ApiKeyView {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}
+
+export async function listApiKeys(db: Database, ctx: RequestContext): Promise<ApiKeyView[]> {
+  requireAdmin(ctx);
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.organizationId, ctx.orgId))
+    .orderBy(desc(apiKeys.createdAt));
+  return rows.map(toView);
+}
+
+/** Revokes a key at once: the next request with it gets 401. */
+export async function revokeApiKey(db: Database, ctx: RequestContext, id: string) {
+  requireAdmin(ctx);
+  if (!isUuid(id)) throw new NotFoundError("That active API key");
+  const updated = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, ctx.orgId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  if (updated.length === 0) throw new NotFoundError("That active API key");
+}
+
+// Writing last-used on every request would make each call a write; once a minute is plenty to show.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** The context of a request authenticated with `Authorization: Bearer <key>`; the key's organization is the tenant. */
+export async function authenticateApiKey(
+  db: Database,
+  authorization: string | null,
+): Promise<RequestContext> {
+  const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
+  const key = match?.[1];
+  if (!key || !KEY_PATTERN.test(key)) {
+    throw new UnauthorizedError("Send a valid API key as `Authorization: Bearer <key>`.");
+  }
+  const [row] = await db
+    .select({ id: apiKeys.id, organizationId: apiKeys.organizationId, lastUsedAt: apiKeys.lastUsedAt })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, hashKey(key)), isNull(apiKeys.revokedAt)));
+  if (!row) throw new UnauthorizedError("This API key is not valid or has been revoked.");
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, row.id));
+  }
+  return { apiKeyId: row.id, orgId: row.organizationId, role: "member", isSuperadmin: false };
+}

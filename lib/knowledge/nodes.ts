@@ -1,0 +1,117 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "@/db/client";
+import { type KnowledgeNode, knowledgeNodes } from "@/db/schema";
+import { type RequestContext, requireAdmin } from "@/lib/auth/context";
+import { ConflictError, NotFoundError } from "@/lib/errors";
+import { isUuid, parseInput } from "@/lib/validation";
+
+export const nodeInputSchema = z.object({
+  name: z
+    .string({ error: "Enter the node's name." })
+    .trim()
+    .min(1, { error: "Enter the node's name." })
+    .max(200, { error: "Use at most 200 characters for the name." }),
+  content: z
+    .string({ error: "Enter the node's knowledge." })
+    .min(1, { error: "Enter the node's knowledge." })
+    .max(200_000, { error: "Keep the knowledge under 200,000 characters." }),
+  metadata: z.record(z.string(), z.unknown(), { error: "Metadata must be a JSON object." }).default({}),
+});
+
+export type KnowledgeNodeView = Pick<KnowledgeNode, "id" | "name" | "content" | "metadata"> & {
+  updatedAt: string;
+};
+
+const toView = (row: KnowledgeNode): KnowledgeNodeView => ({
+  id: row.id,
+  name: row.name,
+  content: row.content,
+  metadata: row.metadata,
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+export async function listKnowledgeNodes(db: Database, ctx: RequestContext): Promise<KnowledgeNodeView[]> {
+  const rows = await db
+    .select()
+    .from(knowledgeNodes)
+    .where(eq(knowledgeNodes.organizationId, ctx.orgId))
+    .orderBy(asc(knowledgeNodes.name));
+  return rows.map(toView);
+}
+
+/** Nodes of the organization by exact name. */
+export async function findKnowledgeNodesByName(
+  db: Database,
+  orgId: string,
+  names: string[],
+): Promise<KnowledgeNode[]> {
+  if (names.length === 0) return [];
+  return db
+    .select()
+    .from(knowledgeNodes)
+    .where(and(eq(knowledgeNodes.organizationId, orgId), inArray(knowledgeNodes.name, names)));
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  let current: unknown = error;
+  for (let i = 0; i < 4 && current; i++) {
+    if ((current as { code?: string }).code === "23505") return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export async function createKnowledgeNode(
+  db: Database,
+  ctx: RequestContext,
+  input: unknown,
+): Promise<KnowledgeNodeView> {
+  requireAdmin(ctx);
+  const values = parseInput(nodeInputSchema, input);
+  try {
+    const [row] = await db
+      .insert(knowledgeNodes)
+      .values({ ...values, organizationId: ctx.orgId })
+      .returning();
+    if (!row) throw new Error("insert returned no row");
+    return toView(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      const message = `A node named "${values.name}" already exists.`;
+      throw new ConflictError(message, { name: [message] });
+    }
+    throw error;
+  }
+}
+
+export async function updateKnowledgeNode(db: Database, ctx: RequestContext, id: string, input: unknown) {
+  requireAdmin(ctx);
+  const values = parseInput(nodeInputSchema, input);
+  if (!isUuid(id)) throw new NotFoundError("That knowledge node");
+  try {
+    const [row] = await db
+      .update(knowledgeNodes)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(and(eq(knowledgeNodes.id, id), eq(knowledgeNodes.organizationId, ctx.orgId)))
+      .returning();
+    if (!row) throw new NotFoundError("That knowledge node");
+    return toView(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      const message = `A node named "${values.name}" already exists.`;
+      throw new ConflictError(message, { name: [message] });
+    }
+    throw error;
+  }
+}
+
+export async function deleteKnowledgeNode(db: Database, ctx: RequestContext, id: string) {
+  requireAdmin(ctx);
+  if (!isUuid(id)) throw new NotFoundError("That knowledge node");
+  const deleted = await db
+    .delete(knowledgeNodes)
+    .where(and(eq(knowledgeNodes.id, id), eq(knowledgeNodes.organizationId, ctx.orgId)))
+    .returning({ id: knowledgeNodes.id });
+  if (deleted.length === 0) throw new NotFoundError("That knowledge node");
+}

@@ -1,0 +1,119 @@
+import type { Database } from "@/db/client";
+import type { RequestContext } from "@/lib/auth/context";
+import { AppError, ForbiddenError } from "@/lib/errors";
+import { logger } from "@/lib/logger";
+import { listIntegrationsForOrg, type McpIntegration } from "@/lib/mcp/repository";
+import type { McpClientPort } from "@/lib/mcp/types";
+import { mcpUseCases } from "@/lib/mcp/use-cases";
+import { builtinTools } from "./builtin";
+import { integrationToolName } from "./tool-names";
+import type { BuiltinTool, ToolDescriptor, ToolResult } from "./types";
+import { validateToolArgs } from "./validate-args";
+
+type Entry =
+  | { descriptor: ToolDescriptor; kind: "builtin"; tool: BuiltinTool }
+  | { descriptor: ToolDescriptor; kind: "integration"; integration: McpIntegration; toolName: string };
+
+export class UnknownToolError extends AppError {
+  constructor(readonly toolName: string) {
+    super("bad_request:unknown_tool", "unknown tool");
+  }
+}
+
+/**
+ * The organization's tools with how to reach each. Integration tools come from each integration's latest
+ * discovery, so listing never waits on a live server; disabled integrations are kept aside to answer 403.
+ */
+async function loadEntries(db: Database, ctx: RequestContext) {
+  const listed = new Map<string, Entry>();
+  const disabled = new Map<string, McpIntegration>();
+  for (const tool of builtinTools) listed.set(tool.name, { descriptor: tool, kind: "builtin", tool });
+  for (const integration of await listIntegrationsForOrg(db, ctx.orgId)) {
+    for (const tool of integration.discovered?.tools ?? []) {
+      const name = integrationToolName(integration.slug, tool.name);
+      if (!integration.enabled) {
+        disabled.set(name, integration);
+        continue;
+      }
+      if (listed.has(name)) continue; // never two tools under one name
+      listed.set(name, {
+        kind: "integration",
+        integration,
+        toolName: tool.name,
+        descriptor: {
+          name,
+          description: `${tool.description ?? tool.title ?? tool.name} (from ${integration.name})`,
+          inputSchema: tool.inputSchema,
+          source: "integration",
+        },
+      });
+    }
+  }
+  return { listed, disabled };
+}
+
+/** Every tool the organization can use: built-ins first, then the integrations' tools. */
+export async function listTools(db: Database, ctx: RequestContext): Promise<ToolDescriptor[]> {
+  const { listed } = await loadEntries(db, ctx);
+  return [...listed.values()].map((entry) => entry.descriptor);
+}
+
+export interface InvokeOptions {
+  surface: "rest" | "chat" | "gateway" | "capability";
+  client?: McpClientPort;
+}
+
+/** Calls a tool by its listed name: validates params against its schema, routes it, and logs the call once. */
+export async function invokeTool(
+  db: Database,
+  ctx: RequestContext,
+  name: string,
+  params: Record<string, unknown>,
+  options: InvokeOptions,
+): Promise<ToolResult> {
+  const started = performance.now();
+  const { listed, disabled } = await loadEntries(db, ctx);
+  const entry = listed.get(name);
+  const log = (outcome: string, extra: Record<string, unknown> = {}) =>
+    logger.info("tool call", {
+      tool: name,
+      surface: options.surface,
+      orgId: ctx.orgId,
+      userId: ctx.userId,
+      apiKeyId: ctx.apiKeyId,
+      source: entry?.descriptor.source,
+      outcome,
+      durationMs: Math.round(performance.now() - started),
+      ...extra,
+    });
+  try {
+    if (!entry) {
+      const integration = disabled.get(name);
+      if (integration)
+        throw new ForbiddenError(`The integration "${integration.name}" that provides ${name} is disabled.`);
+      throw new UnknownToolError(name);
+    }
+    if (entry.kind === "builtin") {
+      const result = await entry.tool.run(db, ctx, params);
+      log(result.isError ? "tool_error" : "ok");
+      return result;
+    }
+    validateToolArgs(entry.descriptor.inputSchema, params);
+    const execution = await mcpUseCases(db, options.client).execute.execute(ctx, {
+      integrationId: entry.integration.id,
+      toolName: entry.toolName,
+      parameters: params,
+    });
+    const result: ToolResult = {
+      isError: execution.isError,
+      content: execution.content ?? [],
+      ...(execution.structuredContent ? { structuredContent: execution.structuredContent } : {}),
+      ...(execution.errorMessage ? { errorMessage: execution.errorMessage } : {}),
+    };
+    log(result.isError ? "tool_error" : "ok", result.isError ? { errorMessage: result.errorMessage } : {});
+    return result;
+  } catch (error) {
+    log("failed", { errorCode: error instanceof AppError ? error.code : "internal" });
+    throw error;
+  }
+}

@@ -1,0 +1,58 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import { ValidationError } from "@/lib/errors";
+
+const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false });
+addFormats.default(ajv);
+
+// Compiling a schema is far slower than checking against it; servers' schemas repeat, so keep the compiled ones.
+const compiled = new Map<string, ValidateFunction | null>();
+const MAX_CACHED = 500;
+
+function validatorFor(schema: Record<string, unknown>): ValidateFunction | null {
+  const key = JSON.stringify(schema);
+  if (compiled.has(key)) return compiled.get(key) ?? null;
+  let validate: ValidateFunction | null;
+  try {
+    validate = ajv.compile(schema);
+  } catch {
+    // A schema we cannot compile is the server's problem; the server validates its own input.
+    validate = null;
+  }
+  if (compiled.size >= MAX_CACHED) compiled.delete(compiled.keys().next().value as string);
+  compiled.set(key, validate);
+  return validate;
+}
+
+function fieldOf(error: ErrorObject): string {
+  const path = error.instancePath.replace(/^\//, "").replaceAll("/", ".");
+  if (error.keyword === "required")
+    return [path, String(error.params.missingProperty)].filter(Boolean).join(".");
+  if (error.keyword === "additionalProperties") {
+    return [path, String(error.params.additionalProperty)].filter(Boolean).join(".");
+  }
+  return path || "params";
+}
+
+function messageOf(error: ErrorObject, field: string): string {
+  if (error.keyword === "required") return `${field} is required`;
+  if (error.keyword === "additionalProperties") return `${field} is not an accepted parameter`;
+  return `${field} ${error.message ?? "is invalid"}`;
+}
+
+/** Checks params against a tool's JSON Schema; every bad or missing field is named in a 400. */
+export function validateToolArgs(schema: Record<string, unknown>, args: Record<string, unknown>): void {
+  const validate = validatorFor(schema);
+  if (!validate || validate(args)) return;
+  const fields: Record<string, string[]> = {};
+  for (const error of validate.errors ?? []) {
+    const field = fieldOf(error);
+    fields[field] = [...(fields[field] ?? []), messageOf(error, field)];
+  }
+  throw new ValidationError(
+    `Invalid params: ${Object.values(fields)
+      .map((messages) => messages[0])
+      .join("; ")}`,
+    fields,
+  );
+}
