@@ -1,4 +1,4 @@
-import { Building2, Cable, LayoutDashboard, type LucideIcon, Users } from "lucide-react";
+import { BookOpen, Building2, Cable, KeyRound, LayoutDashboard, type LucideIcon, Users } from "lucide-react";
 
 export interface NavItem {
   href: string;
@@ -11,6 +11,8 @@ export interface NavItem {
 export const navItems: NavItem[] = [
   { href: "/", label: "Overview", icon: LayoutDashboard },
   { href: "/integrations", label: "Integrations", icon: Cable },
+  { href: "/knowledge", label: "Knowledge", icon: BookOpen },
   { href: "/settings/members", label: "Members", icon: Users },
+  { href: "/settings/api-keys", label: "API keys", icon: KeyRound, adminOnly: true },
   { href: "/organizations/new", label: "New organization", icon: Building2 },
 ];

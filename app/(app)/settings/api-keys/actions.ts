@@ -1,0 +1,36 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import type { FormState } from "@/components/forms/form-state";
+import { getDb } from "@/db/client";
+import { createApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
+import { requireApiContext } from "@/lib/auth/request-context";
+import { toActionError } from "@/lib/errors";
+
+export async function createApiKeyAction(
+  _prev: FormState & { key?: string },
+  form: FormData,
+): Promise<FormState & { key?: string }> {
+  try {
+    const { key, apiKey } = await createApiKey(getDb(), await requireApiContext(), {
+      name: form.get("name"),
+    });
+    revalidatePath("/settings/api-keys");
+    return { key, success: `Created "${apiKey.name}". Copy the key now: it is not shown again.` };
+  } catch (error) {
+    return {
+      ...toActionError(error, { action: "createApiKey" }),
+      values: { name: String(form.get("name") ?? "") },
+    };
+  }
+}
+
+export async function revokeApiKeyAction(id: string): Promise<FormState> {
+  try {
+    await revokeApiKey(getDb(), await requireApiContext(), id);
+  } catch (error) {
+    return toActionError(error, { action: "revokeApiKey" });
+  }
+  revalidatePath("/settings/api-keys");
+  return {};
+}

@@ -1,0 +1,77 @@
+"use client";
+
+import { Copy } from "lucide-react";
+import { useActionState, useState, useTransition } from "react";
+import type { FormState } from "@/components/forms/form-state";
+import { SubmitButton } from "@/components/forms/submit-button";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { ConfirmButton } from "@/components/ui/confirm-button";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { createApiKeyAction, revokeApiKeyAction } from "./actions";
+
+export function CreateApiKeyForm() {
+  const [state, action] = useActionState<FormState & { key?: string }, FormData>(createApiKeyAction, {});
+  const [copied, setCopied] = useState(false);
+  return (
+    <form action={action} className="mt-4 grid gap-3" noValidate>
+      <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
+        <Field
+          id="key-name"
+          label="Name"
+          error={state.fields?._?.[0] ?? (state.error && !state.key ? state.error : undefined)}
+        >
+          <Input
+            id="key-name"
+            name="name"
+            placeholder="Reporting service"
+            defaultValue={state.values?.name}
+          />
+        </Field>
+        <SubmitButton pendingText="Creating…">Create key</SubmitButton>
+      </div>
+      {state.key ? (
+        <div className="grid gap-2">
+          <Alert tone="success">{state.success}</Alert>
+          <div className="flex items-center gap-2">
+            <code
+              className="flex-1 overflow-x-auto rounded bg-muted px-3 py-2 text-sm"
+              data-testid="new-api-key"
+            >
+              {state.key}
+            </code>
+            <Button
+              variant="secondary"
+              onClick={async () => {
+                await navigator.clipboard?.writeText(state.key ?? "");
+                setCopied(true);
+              }}
+            >
+              <Copy className="h-4 w-4" aria-hidden /> {copied ? "Copied" : "Copy"}
+            </Button>
+          </div>
+        </div>
+      ) : null}
+    </form>
+  );
+}
+
+export function RevokeApiKeyButton({ id, name }: { id: string; name: string }) {
+  const [pending, startTransition] = useTransition();
+  const [error, setError] = useState<string>();
+  return (
+    <>
+      <ConfirmButton
+        title={`Revoke "${name}"?`}
+        description="Requests with this key fail at once. This cannot be undone."
+        confirmLabel="Revoke"
+        disabled={pending}
+        onConfirm={() => startTransition(async () => setError((await revokeApiKeyAction(id)).error))}
+      >
+        Revoke
+      </ConfirmButton>
+      {error ? <p className="basis-full text-xs text-destructive">{error}</p> : null}
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardDescription, CardTitle } from "@/components/ui/card";
+import { getDb } from "@/db/client";
+import { listApiKeys } from "@/lib/api-keys/api-keys";
+import { isAdminRole } from "@/lib/auth/context";
+import { requirePageContext } from "@/lib/auth/request-context";
+import { CreateApiKeyForm, RevokeApiKeyButton } from "./api-key-forms";
+
+export const metadata: Metadata = { title: "API keys" };
+
+const date = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString("en", { dateStyle: "medium", timeStyle: "short" }) : "never";
+
+export default async function ApiKeysPage() {
+  const ctx = await requirePageContext();
+  if (!isAdminRole(ctx.role)) redirect("/");
+  const keys = await listApiKeys(getDb(), ctx);
+  return (
+    <div className="grid gap-6">
+      <div>
+        <h1 className="text-2xl font-semibold">API keys</h1>
+        <p className="mt-1 text-sm text-muted-foreground">
+          External systems call <code>GET /api/mcp/tools</code> and <code>POST /api/mcp/invoke</code> with{" "}
+          <code>Authorization: Bearer &lt;key&gt;</code>, acting for this organization.
+        </p>
+      </div>
+      <Card>
+        <CardTitle>Create a key</CardTitle>
+        <CardDescription>Name it after what will use it, so you know what to revoke.</CardDescription>
+        <CreateApiKeyForm />
+      </Card>
+      <Card className="p-0">
+        {keys.length === 0 ? (
+          <p className="p-5 text-sm text-muted-foreground">No keys yet.</p>
+        ) : (
+          <ul className="divide-y" aria-label="API keys">
+            {keys.map((key) => (
+              <li
+                key={key.id}
+                className="flex flex-wrap items-center gap-3 px-5 py-3"
+                data-testid="api-key-row"
+              >
+                <div className="min-w-0 flex-1">
+                  <p className="text-sm font-medium">
+                    {key.name} <code className="text-xs text-muted-foreground">{key.prefix}…</code>
+                  </p>
+                  <p className="text-xs text-muted-foreground">
+                    Created {date(key.createdAt)} · last used {date(key.lastUsedAt)}
+                  </p>
+                </div>
+                {key.revokedAt ? <Badge>Revoked</Badge> : <RevokeApiKeyButton id={key.id} name={key.name} />}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </div>
+  );
+}
