@@ -160,3 +160,14 @@ export const knowledgeNodes = pgTable(
 
 export type ApiKey = typeof apiKeys.$inferSelect;
 export type KnowledgeNode = typeof knowledgeNodes.$inferSelect;
+
+/** Requests per API key per minute, counted in the shared database so every app instance enforces one limit. */
+export const rateLimitCounters = pgTable(
+  "rate_limit_counters",
+  {
+    bucket: text("bucket").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.bucket, table.windowStart] })],
+);

@@ -61,6 +61,11 @@ export const envSchema = z.object({
       message: "must be a whole number of milliseconds",
     })
     .transform((value) => (value === undefined ? 300_000 : Number(value))),
+  API_RATE_LIMIT_PER_MINUTE: optionalString
+    .refine((value) => value === undefined || /^\d+$/.test(value), {
+      message: "must be a whole number (0 turns the limit off)",
+    })
+    .transform((value) => (value === undefined ? 600 : Number(value))),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   ALLOW_REGISTRATION: booleanFlag.default(true),
 });

@@ -37,7 +37,7 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details?: { fields?: FieldErrors; cause?: unknown },
+    readonly details?: { fields?: FieldErrors; cause?: unknown; headers?: Record<string, string> },
   ) {
     super(message, { cause: details?.cause });
     this.name = "AppError";
@@ -91,7 +91,7 @@ const GENERIC_MESSAGE =
 export function toErrorResponse(error: unknown, context: Record<string, unknown> = {}): Response {
   if (error instanceof AppError) {
     if (error.status >= 500) logger.error("request failed", { ...context, code: error.code, err: error });
-    return Response.json(error.toJSON(), { status: error.status });
+    return Response.json(error.toJSON(), { status: error.status, headers: error.details?.headers });
   }
   logger.error("unexpected error", { ...context, err: error });
   return Response.json({ error: GENERIC_MESSAGE, code: "internal:server" }, { status: 500 });
