@@ -1,4 +1,13 @@
-import { BookOpen, Building2, Cable, KeyRound, LayoutDashboard, type LucideIcon, Users } from "lucide-react";
+import {
+  BookOpen,
+  Braces,
+  Building2,
+  Cable,
+  KeyRound,
+  LayoutDashboard,
+  type LucideIcon,
+  Users,
+} from "lucide-react";
 
 export interface NavItem {
   href: string;
@@ -12,6 +21,7 @@ export const navItems: NavItem[] = [
   { href: "/", label: "Overview", icon: LayoutDashboard },
   { href: "/integrations", label: "Integrations", icon: Cable },
   { href: "/knowledge", label: "Knowledge", icon: BookOpen },
+  { href: "/api-reference", label: "API", icon: Braces },
   { href: "/settings/members", label: "Members", icon: Users },
   { href: "/settings/api-keys", label: "API keys", icon: KeyRound, adminOnly: true },
   { href: "/organizations/new", label: "New organization", icon: Building2 },

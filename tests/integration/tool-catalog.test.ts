@@ -113,7 +113,9 @@ describe("knowledge_search", () => {
     await updateKnowledgeNode(db(), a, node.id, { name: "cache", content: "Memcached pool" });
     const hits = async (q: string) =>
       (
-        (await invoke(a, "knowledge_search", { query: q })).structuredContent?.results as { name: string }[]
+        ((await invoke(a, "knowledge_search", { query: q })).structuredContent?.results ?? []) as {
+          name: string;
+        }[]
       ).map((h) => h.name);
     expect(await hits("memcached")).toEqual(["cache"]);
     expect(await hits("redis")).toEqual([]);

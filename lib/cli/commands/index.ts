@@ -14,4 +14,6 @@ export const commands: CliCommand[] = [
   integrationAdd,
   integrationList,
   integrationTest,
+  apikeyCreate,
+  knowledgeAdd,
 ];

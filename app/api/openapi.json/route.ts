@@ -1,0 +1,27 @@
+import { getDb } from "@/db/client";
+import { UnauthorizedError } from "@/lib/errors";
+import { apiRequestContext } from "@/lib/http/api-context";
+import { apiRoute } from "@/lib/http/api-route";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { builtinTools } from "@/lib/tools/builtin";
+import { listTools } from "@/lib/tools/catalog";
+import type { ToolDescriptor } from "@/lib/tools/types";
+
+export const dynamic = "force-dynamic";
+
+/** The OpenAPI document; with a key (or session) it describes the caller's tools, otherwise the built-in ones. */
+export const GET = apiRoute("GET /api/openapi.json", async (request) => {
+  let tools: ToolDescriptor[] = builtinTools.map(({ name, description, inputSchema, source }) => ({
+    name,
+    description,
+    inputSchema,
+    source,
+  }));
+  try {
+    tools = await listTools(getDb(), await apiRequestContext(request));
+  } catch (error) {
+    if (!(error instanceof UnauthorizedError)) throw error;
+  }
+  const origin = new URL(request.url).origin;
+  return Response.json(buildOpenApiDocument(tools, origin));
+});

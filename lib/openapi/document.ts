@@ -1,0 +1,126 @@
+import type { ToolDescriptor } from "@/lib/tools/types";
+import packageJson from "@/package.json" with { type: "json" };
+
+const errorSchema = {
+  type: "object",
+  properties: {
+    error: { type: "string", description: "What is wrong, in words a person can act on." },
+    code: { type: "string", description: "A stable code such as bad_request:validation." },
+    fields: { type: "object", additionalProperties: { type: "array", items: { type: "string" } } },
+  },
+  required: ["error"],
+};
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+});
+
+/** The OpenAPI 3.1 description of the REST API, with the parameter schema of each tool the caller can use. */
+export function buildOpenApiDocument(tools: ToolDescriptor[], serverUrl: string) {
+  const invokeVariants = tools.map((tool) => ({
+    title: tool.name,
+    type: "object",
+    properties: {
+      tool_name: { const: tool.name },
+      params: { $ref: `#/components/schemas/${schemaName(tool.name)}` },
+    },
+    required: ["tool_name"],
+    additionalProperties: false,
+  }));
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Switchboard REST API",
+      version: packageJson.version,
+      description:
+        "Discover and invoke the organization's tools: built-in tools, the tools of its MCP integrations and its capabilities. Authenticate with an API key of the organization.",
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ apiKey: [] }],
+    paths: {
+      "/api/mcp/tools": {
+        get: {
+          operationId: "listTools",
+          summary: "List every tool available to the organization",
+          responses: {
+            "200": {
+              description: "The tools, each with its parameters as JSON Schema.",
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: {
+                      tools: {
+                        type: "array",
+                        items: {
+                          type: "object",
+                          properties: {
+                            name: { type: "string" },
+                            description: { type: "string" },
+                            parameters: { type: "object", description: "JSON Schema of the tool's params." },
+                            source: { enum: ["builtin", "integration", "capability"] },
+                          },
+                          required: ["name", "description", "parameters"],
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+            "401": errorResponse("No valid API key."),
+            "429": errorResponse("Rate limit reached; see Retry-After."),
+          },
+        },
+      },
+      "/api/mcp/invoke": {
+        post: {
+          operationId: "invokeTool",
+          summary: "Invoke one tool with params",
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: invokeVariants.length > 0 ? { oneOf: invokeVariants } : { type: "object" },
+              },
+            },
+          },
+          responses: {
+            "200": {
+              description: "The tool's result as JSON.",
+              content: { "application/json": { schema: { type: "object" } } },
+            },
+            "400": errorResponse(
+              'Unknown tool ("unknown tool"), invalid JSON or invalid params (each field named).',
+            ),
+            "401": errorResponse("No valid API key."),
+            "403": errorResponse("The tool's integration is disabled."),
+            "413": errorResponse("The body is too large."),
+            "415": errorResponse("The body is not JSON."),
+            "429": errorResponse("Rate limit reached; see Retry-After."),
+            "500": errorResponse("The tool failed; details says how."),
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        apiKey: { type: "http", scheme: "bearer", description: "An API key created in Settings → API keys." },
+      },
+      schemas: {
+        Error: errorSchema,
+        ...Object.fromEntries(
+          tools.map((tool) => [
+            schemaName(tool.name),
+            { description: tool.description, ...tool.inputSchema },
+          ]),
+        ),
+      },
+    },
+  };
+}
+
+function schemaName(toolName: string): string {
+  return `Params_${toolName.replace(/[^A-Za-z0-9_.-]/g, "_")}`;
+}

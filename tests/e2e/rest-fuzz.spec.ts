@@ -1,0 +1,113 @@
+import { expect, test } from "@playwright/test";
+import { RegisterPage } from "./pages/auth-pages";
+
+// A small deterministic generator, so a failure can be replayed.
+function random(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+const nasty: unknown[] = [
+  null,
+  true,
+  0,
+  -1,
+  1e308,
+  "",
+  "x".repeat(10_000),
+  "\u0000\uffff",
+  "<script>",
+  [],
+  [null],
+  {},
+  { __proto__: { polluted: true } },
+  { constructor: { prototype: {} } },
+  Array.from({ length: 200 }, (_, i) => `n${i}`),
+];
+
+test("a few hundred malformed requests get 4xx answers, never a 500", async ({ page, request }) => {
+  const register = new RegisterPage(page);
+  await register.goto();
+  await register.register({
+    name: "Fuzz",
+    email: "fuzz@example.com",
+    password: "fuzzing time",
+    organizationName: "Fuzz Co",
+  });
+  await expect(page.getByTestId("page-title")).toBeVisible();
+  await page.goto("/settings/api-keys");
+  await page.getByLabel("Name").fill("fuzz");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const key = (await page.getByTestId("new-api-key").textContent()) ?? "";
+
+  const next = random(42);
+  const pick = <T>(items: T[]) => items[Math.floor(next() * items.length)] as T;
+  const toolNames = ["node_knowledge_retriever", "knowledge_search", "no_such_tool", "", "x".repeat(300), 7];
+  const bodies: (string | Buffer)[] = [];
+  for (let i = 0; i < 300; i++) {
+    const kind = i % 6;
+    if (kind === 0) bodies.push(JSON.stringify({ tool_name: pick(toolNames), params: pick(nasty) }));
+    else if (kind === 1)
+      bodies.push(
+        JSON.stringify({
+          tool_name: pick(toolNames),
+          params: { node_names: pick(nasty), include_metadata: pick(nasty) },
+        }),
+      );
+    else if (kind === 2)
+      bodies.push(
+        JSON.stringify({ tool_name: "knowledge_search", params: { query: pick(nasty), limit: pick(nasty) } }),
+      );
+    else if (kind === 3) bodies.push(JSON.stringify(pick(nasty)));
+    else if (kind === 4)
+      bodies.push(JSON.stringify({ tool_name: pick(toolNames), params: {}, [`extra${i}`]: pick(nasty) }));
+    else
+      bodies.push(
+        Buffer.from(
+          JSON.stringify({ tool_name: "node_knowledge_retriever", params: {} }).slice(
+            0,
+            Math.floor(next() * 40),
+          ),
+        ),
+      );
+  }
+  const statuses = new Map<number, number>();
+  for (const [i, body] of bodies.entries()) {
+    const response = await request.post("/api/mcp/invoke", {
+      headers: {
+        Authorization: `Bearer ${key}`,
+        "content-type": i % 50 === 0 ? "text/plain" : "application/json",
+      },
+      data: typeof body === "string" ? Buffer.from(body) : body,
+    });
+    statuses.set(response.status(), (statuses.get(response.status()) ?? 0) + 1);
+    expect(response.status(), `request ${i}: ${String(body).slice(0, 200)}`).toBeLessThan(500);
+    const json = await response.json();
+    if (response.status() >= 400) {
+      expect(typeof json.error).toBe("string");
+      expect(JSON.stringify(json)).not.toMatch(/at .*\.(ts|js):\d+/);
+    }
+  }
+  expect([...statuses.keys()].some((status) => status >= 400)).toBe(true);
+});
+
+test("the OpenAPI document and the API page describe the tools", async ({ page, request }) => {
+  const document = await (await request.get("/api/openapi.json")).json();
+  expect(document.openapi).toBe("3.1.0");
+  expect(Object.keys(document.paths)).toEqual(["/api/mcp/tools", "/api/mcp/invoke"]);
+  expect(document.components.schemas.Params_node_knowledge_retriever).toMatchObject({
+    required: ["node_names"],
+  });
+
+  await page.goto("/login");
+  await page.getByLabel("Email").fill("fuzz@example.com");
+  await page.getByLabel("Password").fill("fuzzing time");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("page-title")).toBeVisible();
+  await page.getByRole("link", { name: "API", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "API", exact: true })).toBeVisible();
+  await expect(page.getByText('"tool_name":"node_knowledge_retriever"')).toBeVisible();
+});
