@@ -45,6 +45,8 @@ export const envSchema = z.object({
   OPENAI_BASE_URL: optionalUrl(["https:", "http:"]),
   CHAT_MODEL: optionalString.transform((value) => value ?? "gpt-4o-mini"),
   ELASTICSEARCH_URL: optionalUrl(["https:", "http:"]),
+  ELASTICSEARCH_INDEX: optionalString.transform((value) => value ?? "switchboard-knowledge"),
+  ELASTICSEARCH_API_KEY: optionalString,
   ENCRYPTION_KEY: optionalString.refine(
     (value) => value === undefined || Buffer.from(value, "base64").length === 32,
     { message: "must be 32 bytes in base64 (generate one with `openssl rand -base64 32`)" },

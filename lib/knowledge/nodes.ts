@@ -4,6 +4,7 @@ import type { Database } from "@/db/client";
 import { type KnowledgeNode, knowledgeNodes } from "@/db/schema";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { ConflictError, NotFoundError } from "@/lib/errors";
+import { syncSearchIndex } from "@/lib/search/search-backends";
 import { isUuid, parseInput } from "@/lib/validation";
 
 export const nodeInputSchema = z.object({
@@ -75,6 +76,7 @@ export async function createKnowledgeNode(
       .values({ ...values, organizationId: ctx.orgId })
       .returning();
     if (!row) throw new Error("insert returned no row");
+    await syncSearchIndex({ upsert: row });
     return toView(row);
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -96,6 +98,7 @@ export async function updateKnowledgeNode(db: Database, ctx: RequestContext, id:
       .where(and(eq(knowledgeNodes.id, id), eq(knowledgeNodes.organizationId, ctx.orgId)))
       .returning();
     if (!row) throw new NotFoundError("That knowledge node");
+    await syncSearchIndex({ upsert: row });
     return toView(row);
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -114,4 +117,5 @@ export async function deleteKnowledgeNode(db: Database, ctx: RequestContext, id:
     .where(and(eq(knowledgeNodes.id, id), eq(knowledgeNodes.organizationId, ctx.orgId)))
     .returning({ id: knowledgeNodes.id });
   if (deleted.length === 0) throw new NotFoundError("That knowledge node");
+  await syncSearchIndex({ remove: id });
 }

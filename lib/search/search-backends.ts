@@ -1,8 +1,47 @@
+import { Client } from "@elastic/elasticsearch";
 import type { Database } from "@/db/client";
+import type { KnowledgeNode } from "@/db/schema";
+import { getEnv } from "@/lib/env";
+import { logger } from "@/lib/logger";
+import { ElasticsearchSearch } from "./elasticsearch-search";
 import { postgresSearch } from "./postgres-search";
 import type { SearchBackend } from "./search-backend";
 
-/** The configured search engine: PostgreSQL full-text search. */
+const globalForSearch = globalThis as unknown as { switchboardElasticsearch?: ElasticsearchSearch };
+
+/** Elasticsearch when ELASTICSEARCH_URL is set (one client per process), otherwise nothing: PostgreSQL needs no index. */
+export function elasticsearch(): ElasticsearchSearch | undefined {
+  const env = getEnv();
+  if (!env.ELASTICSEARCH_URL) return undefined;
+  globalForSearch.switchboardElasticsearch ??= new ElasticsearchSearch(
+    new Client({
+      node: env.ELASTICSEARCH_URL,
+      ...(env.ELASTICSEARCH_API_KEY ? { auth: { apiKey: env.ELASTICSEARCH_API_KEY } } : {}),
+      requestTimeout: 10_000,
+    }),
+    env.ELASTICSEARCH_INDEX,
+  );
+  return globalForSearch.switchboardElasticsearch;
+}
+
+/** The configured search engine: Elasticsearch when set up, else PostgreSQL full-text search. */
 export function searchBackend(db: Database): SearchBackend {
-  return postgresSearch(db);
+  return elasticsearch() ?? postgresSearch(db);
+}
+
+type IndexedNode = Pick<KnowledgeNode, "id" | "organizationId" | "name" | "content">;
+
+/**
+ * Keeps the search index in step with a write. The database is the source of truth: if the index cannot be
+ * reached the write still stands, the failure is logged, and a reindex brings the index back in line.
+ */
+export async function syncSearchIndex(change: { upsert: IndexedNode } | { remove: string }): Promise<void> {
+  const backend = elasticsearch();
+  if (!backend) return;
+  try {
+    if ("upsert" in change) await backend.indexNode(change.upsert);
+    else await backend.removeNode(change.remove);
+  } catch (error) {
+    logger.warn("search index update failed; run knowledge:reindex", { err: error });
+  }
 }

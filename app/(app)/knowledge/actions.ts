@@ -5,6 +5,7 @@ import type { FormState } from "@/components/forms/form-state";
 import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { toActionError, ValidationError } from "@/lib/errors";
+import { importKnowledgeNodes } from "@/lib/knowledge/import";
 import { createKnowledgeNode, deleteKnowledgeNode, updateKnowledgeNode } from "@/lib/knowledge/nodes";
 
 function nodeInput(form: FormData) {
@@ -42,6 +43,25 @@ export async function saveNodeAction(
   }
   revalidatePath("/knowledge");
   return { success: id ? "Saved." : "Added." };
+}
+
+export async function importNodesAction(_prev: FormState, form: FormData): Promise<FormState> {
+  try {
+    const uploads = form
+      .getAll("files")
+      .filter((value): value is File => value instanceof File && value.size > 0);
+    if (uploads.length === 0) throw new ValidationError("Choose one or more .json or .md files.");
+    if (uploads.some((file) => file.size > 2 * 1024 * 1024))
+      throw new ValidationError("Each file must be under 2 MiB.");
+    const files = await Promise.all(
+      uploads.map(async (file) => ({ name: file.name, text: await file.text() })),
+    );
+    const { imported } = await importKnowledgeNodes(getDb(), await requireApiContext(), files);
+    revalidatePath("/knowledge");
+    return { success: `Imported ${imported} ${imported === 1 ? "node" : "nodes"}.` };
+  } catch (error) {
+    return toActionError(error, { action: "importKnowledge" });
+  }
 }
 
 export async function deleteNodeAction(id: string): Promise<FormState> {

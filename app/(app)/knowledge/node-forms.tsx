@@ -8,7 +8,7 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import type { KnowledgeNodeView } from "@/lib/knowledge/nodes";
-import { deleteNodeAction, saveNodeAction } from "./actions";
+import { deleteNodeAction, importNodesAction, saveNodeAction } from "./actions";
 
 const area =
   "min-h-24 w-full rounded-md border bg-card px-3 py-2 text-sm outline-none focus-visible:ring-2 focus-visible:ring-ring";
@@ -69,5 +69,32 @@ export function DeleteNodeButton({ id, name }: { id: string; name: string }) {
       </ConfirmButton>
       {error ? <p className="text-xs text-destructive">{error}</p> : null}
     </>
+  );
+}
+
+export function ImportNodesForm() {
+  const [state, action] = useActionState<FormState, FormData>(importNodesAction, {});
+  return (
+    <form action={action} className="mt-3 grid gap-3" noValidate>
+      {state.error ? <Alert>{state.error}</Alert> : null}
+      {state.success ? <Alert tone="success">{state.success}</Alert> : null}
+      <Field
+        id="import-files"
+        label="Files"
+        hint='JSON: an array of {"name", "content", "metadata"}. Markdown: one node per file, named by its first heading.'
+      >
+        <Input
+          id="import-files"
+          name="files"
+          type="file"
+          multiple
+          accept=".json,.md,.markdown"
+          className="h-auto py-1.5"
+        />
+      </Field>
+      <div>
+        <SubmitButton pendingText="Importing…">Import</SubmitButton>
+      </div>
+    </form>
   );
 }

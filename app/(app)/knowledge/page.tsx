@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { isAdminRole } from "@/lib/auth/context";
 import { requirePageContext } from "@/lib/auth/request-context";
 import { listKnowledgeNodes } from "@/lib/knowledge/nodes";
-import { DeleteNodeButton, NodeForm } from "./node-forms";
+import { DeleteNodeButton, ImportNodesForm, NodeForm } from "./node-forms";
 
 export const metadata: Metadata = { title: "Knowledge" };
 
@@ -26,6 +26,15 @@ export default async function KnowledgePage() {
           <CardTitle>Add a node</CardTitle>
           <CardDescription>Names are unique within the organization.</CardDescription>
           <NodeForm />
+        </Card>
+      ) : null}
+      {canManage ? (
+        <Card>
+          <CardTitle>Import</CardTitle>
+          <CardDescription>
+            Add or update several nodes at once; a node whose name exists is updated.
+          </CardDescription>
+          <ImportNodesForm />
         </Card>
       ) : null}
       {nodes.length === 0 ? (

@@ -4,6 +4,7 @@ import { integrationAdd } from "./integration-add";
 import { integrationList } from "./integration-list";
 import { integrationTest } from "./integration-test";
 import { knowledgeAdd } from "./knowledge-add";
+import { knowledgeReindex } from "./knowledge-reindex";
 import { orgCreate } from "./org-create";
 import { userCreate } from "./user-create";
 
@@ -16,4 +17,5 @@ export const commands: CliCommand[] = [
   integrationTest,
   apikeyCreate,
   knowledgeAdd,
+  knowledgeReindex,
 ];
