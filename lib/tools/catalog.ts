@@ -72,7 +72,14 @@ export async function invokeTool(
   options: InvokeOptions,
 ): Promise<ToolResult> {
   const started = performance.now();
-  const { listed, disabled } = await loadEntries(db, ctx);
+  // Built-ins need no look-up of the organization's integrations; a name is never both.
+  const builtin = builtinTools.find((tool) => tool.name === name);
+  const { listed, disabled } = builtin
+    ? {
+        listed: new Map<string, Entry>([[name, { descriptor: builtin, kind: "builtin", tool: builtin }]]),
+        disabled: new Map<string, McpIntegration>(),
+      }
+    : await loadEntries(db, ctx);
   const entry = listed.get(name);
   const log = (outcome: string, extra: Record<string, unknown> = {}) =>
     logger.info("tool call", {
