@@ -9,8 +9,8 @@ function Part({ part }: { part: McpContent }) {
       </pre>
     );
   if (part.type === "image" && typeof part.data === "string") {
-    // biome-ignore lint/performance/noImgElement: a data URL from the tool, not an optimizable asset
     return (
+      // biome-ignore lint/performance/noImgElement: a data URL from the tool, not an optimizable asset
       <img
         alt="Tool result"
         className="max-h-64 rounded border"

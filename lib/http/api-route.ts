@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { toErrorResponse } from "@/lib/errors";
+import { AppError, toErrorResponse } from "@/lib/errors";
 import { logger } from "@/lib/logger";
+import { runInRequestScope } from "./request-scope";
 
 type Handler<P> = (request: Request, context: { params: Promise<P>; requestId: string }) => Promise<Response>;
 
@@ -14,10 +15,16 @@ export function apiRoute<P = Record<string, never>>(name: string, handler: Handl
     const started = performance.now();
     const path = new URL(request.url).pathname;
     let response: Response;
+    let failure: Record<string, unknown> = {};
+    const scoped: Record<string, unknown> = {};
     try {
-      response = await handler(request, { params: context.params, requestId });
+      response = await runInRequestScope(scoped, () =>
+        handler(request, { params: context.params, requestId }),
+      );
     } catch (error) {
       response = toErrorResponse(error, { route: name, requestId, method: request.method, path });
+      // Client mistakes are logged with what was wrong; server failures were logged with their cause above.
+      if (error instanceof AppError) failure = { errorCode: error.code, error: error.message };
     }
     response.headers.set("x-request-id", requestId);
     logger.info("request", {
@@ -27,6 +34,8 @@ export function apiRoute<P = Record<string, never>>(name: string, handler: Handl
       path,
       status: response.status,
       durationMs: Math.round(performance.now() - started),
+      ...scoped,
+      ...failure,
     });
     return response;
   };

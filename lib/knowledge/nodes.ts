@@ -63,6 +63,24 @@ function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
+/** Runs a write of a node, turning a clash on the unique name into a 409 that names it. */
+async function writeNode(
+  name: string,
+  write: () => Promise<KnowledgeNode | undefined>,
+): Promise<KnowledgeNodeView> {
+  let row: KnowledgeNode | undefined;
+  try {
+    row = await write();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const message = `A node named "${name}" already exists.`;
+    throw new ConflictError(message, { name: [message] });
+  }
+  if (!row) throw new NotFoundError("That knowledge node");
+  await syncSearchIndex({ upsert: row });
+  return toView(row);
+}
+
 export async function createKnowledgeNode(
   db: Database,
   ctx: RequestContext,
@@ -70,43 +88,27 @@ export async function createKnowledgeNode(
 ): Promise<KnowledgeNodeView> {
   requireAdmin(ctx);
   const values = parseInput(nodeInputSchema, input);
-  try {
+  return writeNode(values.name, async () => {
     const [row] = await db
       .insert(knowledgeNodes)
       .values({ ...values, organizationId: ctx.orgId })
       .returning();
-    if (!row) throw new Error("insert returned no row");
-    await syncSearchIndex({ upsert: row });
-    return toView(row);
-  } catch (error) {
-    if (isUniqueViolation(error)) {
-      const message = `A node named "${values.name}" already exists.`;
-      throw new ConflictError(message, { name: [message] });
-    }
-    throw error;
-  }
+    return row;
+  });
 }
 
 export async function updateKnowledgeNode(db: Database, ctx: RequestContext, id: string, input: unknown) {
   requireAdmin(ctx);
   const values = parseInput(nodeInputSchema, input);
   if (!isUuid(id)) throw new NotFoundError("That knowledge node");
-  try {
+  return writeNode(values.name, async () => {
     const [row] = await db
       .update(knowledgeNodes)
       .set({ ...values, updatedAt: sql`now()` })
       .where(and(eq(knowledgeNodes.id, id), eq(knowledgeNodes.organizationId, ctx.orgId)))
       .returning();
-    if (!row) throw new NotFoundError("That knowledge node");
-    await syncSearchIndex({ upsert: row });
-    return toView(row);
-  } catch (error) {
-    if (isUniqueViolation(error)) {
-      const message = `A node named "${values.name}" already exists.`;
-      throw new ConflictError(message, { name: [message] });
-    }
-    throw error;
-  }
+    return row;
+  });
 }
 
 export async function deleteKnowledgeNode(db: Database, ctx: RequestContext, id: string) {

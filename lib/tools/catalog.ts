@@ -6,6 +6,7 @@ import { listIntegrationsForOrg, type McpIntegration } from "@/lib/mcp/repositor
 import type { McpClientPort } from "@/lib/mcp/types";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { builtinTools } from "./builtin";
+import { refreshStaleDiscoveries } from "./refresh-discoveries";
 import { integrationToolName } from "./tool-names";
 import type { BuiltinTool, ToolDescriptor, ToolResult } from "./types";
 import { validateToolArgs } from "./validate-args";
@@ -24,11 +25,13 @@ export class UnknownToolError extends AppError {
  * The organization's tools with how to reach each. Integration tools come from each integration's latest
  * discovery, so listing never waits on a live server; disabled integrations are kept aside to answer 403.
  */
-async function loadEntries(db: Database, ctx: RequestContext) {
+async function loadEntries(db: Database, ctx: RequestContext, options: { refresh?: boolean } = {}) {
   const listed = new Map<string, Entry>();
   const disabled = new Map<string, McpIntegration>();
   for (const tool of builtinTools) listed.set(tool.name, { descriptor: tool, kind: "builtin", tool });
-  for (const integration of await listIntegrationsForOrg(db, ctx.orgId)) {
+  const integrations = await listIntegrationsForOrg(db, ctx.orgId);
+  if (options.refresh) refreshStaleDiscoveries(db, ctx, integrations);
+  for (const integration of integrations) {
     for (const tool of integration.discovered?.tools ?? []) {
       const name = integrationToolName(integration.slug, tool.name);
       if (!integration.enabled) {
@@ -54,7 +57,7 @@ async function loadEntries(db: Database, ctx: RequestContext) {
 
 /** Every tool the organization can use: built-ins first, then the integrations' tools. */
 export async function listTools(db: Database, ctx: RequestContext): Promise<ToolDescriptor[]> {
-  const { listed } = await loadEntries(db, ctx);
+  const { listed } = await loadEntries(db, ctx, { refresh: true });
   return [...listed.values()].map((entry) => entry.descriptor);
 }
 

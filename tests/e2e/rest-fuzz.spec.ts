@@ -28,6 +28,8 @@ const nasty: unknown[] = [
   Array.from({ length: 200 }, (_, i) => `n${i}`),
 ];
 
+let fuzzKey = "";
+
 test("a few hundred malformed requests get 4xx answers, never a 500", async ({ page, request }) => {
   const register = new RegisterPage(page);
   await register.goto();
@@ -42,6 +44,7 @@ test("a few hundred malformed requests get 4xx answers, never a 500", async ({ p
   await page.getByLabel("Name").fill("fuzz");
   await page.getByRole("button", { name: "Create key" }).click();
   const key = (await page.getByTestId("new-api-key").textContent()) ?? "";
+  fuzzKey = key;
 
   const next = random(42);
   const pick = <T>(items: T[]) => items[Math.floor(next() * items.length)] as T;
@@ -110,4 +113,24 @@ test("the OpenAPI document and the API page describe the tools", async ({ page, 
   await page.getByRole("link", { name: "API", exact: true }).click();
   await expect(page.getByRole("heading", { name: "API", exact: true })).toBeVisible();
   await expect(page.getByText('"tool_name":"node_knowledge_retriever"')).toBeVisible();
+});
+
+test("a key of one organization reaches nothing of another", async ({ request }) => {
+  test.skip(!fuzzKey, "needs the key of the first test");
+  const headers = { Authorization: `Bearer ${fuzzKey}` };
+  // Other organizations of this run have the node router-1 and the Everything integration.
+  const tools = (await (await request.get("/api/mcp/tools", { headers })).json()) as {
+    tools: { name: string }[];
+  };
+  expect(tools.tools.map((tool) => tool.name)).toEqual(["node_knowledge_retriever", "knowledge_search"]);
+  const invoke = (data: object) => request.post("/api/mcp/invoke", { headers, data });
+  const node = await (
+    await invoke({ tool_name: "node_knowledge_retriever", params: { node_names: ["router-1"] } })
+  ).json();
+  expect(node.results).toEqual([{ node_name: "router-1", found: false, knowledge: null }]);
+  const search = await (await invoke({ tool_name: "knowledge_search", params: { query: "router" } })).json();
+  expect(search.results).toEqual([]);
+  const foreign = await invoke({ tool_name: "everything_echo", params: { message: "x" } });
+  expect(foreign.status()).toBe(400);
+  expect((await foreign.json()).error).toBe("unknown tool");
 });

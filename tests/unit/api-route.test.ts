@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { ValidationError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
+import { addToRequestLog } from "@/lib/http/request-scope";
 
 const noParams = { params: Promise.resolve({}) };
 
@@ -11,7 +12,10 @@ describe("apiRoute", () => {
       lines.push(String(chunk));
       return true;
     });
-    const handler = apiRoute("GET /t", async () => Response.json({ ok: true }));
+    const handler = apiRoute("GET /t", async () => {
+      addToRequestLog({ orgId: "org-1", apiKeyId: "key-1" });
+      return Response.json({ ok: true });
+    });
     const response = await handler(
       new Request("http://x/t", { headers: { "x-request-id": "abc" } }),
       noParams,

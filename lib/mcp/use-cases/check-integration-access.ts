@@ -1,11 +1,21 @@
 import type { RequestContext } from "@/lib/auth/context";
 import { UnauthorizedError } from "@/lib/errors";
+import type { Logger } from "@/lib/logger";
 import {
   McpIntegrationAccessDeniedError,
   McpIntegrationDisabledError,
   McpIntegrationNotFoundError,
 } from "../errors";
 import type { McpIntegration, McpIntegrationsRepositoryPort } from "../repository";
+import type { McpClientPort, McpConnectionConfig } from "../types";
+
+/** What both use cases are built from: explicit ports, fakeable in tests. */
+export interface McpUseCaseDeps {
+  repository: McpIntegrationsRepositoryPort;
+  client: McpClientPort;
+  buildConnectionConfig: (integration: McpIntegration) => McpConnectionConfig;
+  logger: Logger;
+}
 
 /**
  * The checks both use cases make, in the seeds' order: signed in, exists, same organization (taken from the

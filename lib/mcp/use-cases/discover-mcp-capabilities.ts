@@ -1,21 +1,14 @@
 import type { RequestContext } from "@/lib/auth/context";
 import { AppError } from "@/lib/errors";
-import type { Logger } from "@/lib/logger";
 import { UnexpectedMcpError } from "../errors";
-import type { McpIntegration, McpIntegrationsRepositoryPort } from "../repository";
-import type { CapabilitiesResult, McpClientPort, McpConnectionConfig } from "../types";
-import { loadAccessibleIntegration } from "./check-integration-access";
+import type { CapabilitiesResult, McpClientPort } from "../types";
+import { loadAccessibleIntegration, type McpUseCaseDeps } from "./check-integration-access";
 
 export interface DiscoverMcpCapabilitiesQuery {
   integrationId: string;
 }
 
-export interface DiscoverMcpCapabilitiesDeps {
-  repository: McpIntegrationsRepositoryPort;
-  client: McpClientPort;
-  buildConnectionConfig: (integration: McpIntegration) => McpConnectionConfig;
-  logger: Logger;
-}
+export type DiscoverMcpCapabilitiesDeps = McpUseCaseDeps;
 
 /** Connects to an integration's MCP server and returns its tools, resources and prompts as domain entities. */
 export class DiscoverMcpCapabilities {

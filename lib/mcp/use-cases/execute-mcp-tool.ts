@@ -1,10 +1,8 @@
 import type { RequestContext } from "@/lib/auth/context";
 import { AppError } from "@/lib/errors";
-import type { Logger } from "@/lib/logger";
 import { UnexpectedMcpError } from "../errors";
-import type { McpIntegration, McpIntegrationsRepositoryPort } from "../repository";
-import type { McpClientPort, McpConnectionConfig, ToolExecutionResult } from "../types";
-import { loadAccessibleIntegration } from "./check-integration-access";
+import type { ToolExecutionResult } from "../types";
+import { loadAccessibleIntegration, type McpUseCaseDeps } from "./check-integration-access";
 
 export interface ExecuteMcpToolCommand {
   integrationId: string;
@@ -12,12 +10,7 @@ export interface ExecuteMcpToolCommand {
   parameters: Record<string, unknown>;
 }
 
-export interface ExecuteMcpToolDeps {
-  repository: McpIntegrationsRepositoryPort;
-  client: McpClientPort;
-  buildConnectionConfig: (integration: McpIntegration) => McpConnectionConfig;
-  logger: Logger;
-}
+export type ExecuteMcpToolDeps = McpUseCaseDeps;
 
 /**
  * Calls a tool on an integration's MCP server. Access problems throw; anything that goes wrong with the tool
