@@ -171,3 +171,79 @@ export const rateLimitCounters = pgTable(
   },
   (table) => [primaryKey({ columns: [table.bucket, table.windowStart] })],
 );
+
+export const agents = pgTable(
+  "agents",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    instructions: text("instructions").notNull().default(""),
+    /** Null: the CHAT_MODEL default. */
+    model: text("model"),
+    /** Null: every enabled integration of the organization (the default agent). */
+    mcpIntegrationIds: jsonb("mcp_integration_ids").$type<string[] | null>(),
+    builtinTools: jsonb("builtin_tools")
+      .$type<string[]>()
+      .notNull()
+      .default(["node_knowledge_retriever", "knowledge_search"]),
+    isDefault: boolean("is_default").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("agents_org_idx").on(table.organizationId)],
+);
+
+export const conversations = pgTable(
+  "conversations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    agentId: uuid("agent_id").references(() => agents.id, { onDelete: "set null" }),
+    title: text("title").notNull().default("New conversation"),
+    /** What conversation start discovered: which integrations answered, which failed and why. */
+    discovery: jsonb("discovery").$type<ConversationDiscovery>(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("conversations_org_user_idx").on(table.organizationId, table.userId, table.updatedAt)],
+);
+
+export const chatMessages = pgTable(
+  "chat_messages",
+  {
+    id: text("id").primaryKey(),
+    conversationId: uuid("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    role: text("role").notNull(),
+    /** The AI SDK UI message parts, as the client renders them. */
+    parts: jsonb("parts").$type<unknown[]>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("chat_messages_conversation_idx").on(table.conversationId, table.createdAt)],
+);
+
+export interface ConversationDiscovery {
+  discoveredAt: string;
+  integrations: (
+    | {
+        integrationId: string;
+        name: string;
+        status: "connected";
+        toolCount: number;
+        resourceCount: number;
+        promptCount: number;
+      }
+    | { integrationId: string; name: string; status: "failed"; errorType: string; message: string }
+  )[];
+}
+
+export type Agent = typeof agents.$inferSelect;
+export type Conversation = typeof conversations.$inferSelect;

@@ -6,6 +6,7 @@ import {
   KeyRound,
   LayoutDashboard,
   type LucideIcon,
+  MessageSquare,
   Users,
 } from "lucide-react";
 
@@ -19,6 +20,7 @@ export interface NavItem {
 /** The sections of the app; later sections join this list as they are built. */
 export const navItems: NavItem[] = [
   { href: "/", label: "Overview", icon: LayoutDashboard },
+  { href: "/chat", label: "Chat", icon: MessageSquare },
   { href: "/integrations", label: "Integrations", icon: Cable },
   { href: "/knowledge", label: "Knowledge", icon: BookOpen },
   { href: "/api-reference", label: "API", icon: Braces },

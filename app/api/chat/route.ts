@@ -1,0 +1,47 @@
+import { convertToModelMessages, stepCountIs, streamText, type UIMessage } from "ai";
+import { getDb } from "@/db/client";
+import { requireApiContext } from "@/lib/auth/request-context";
+import { getConversation, saveMessages } from "@/lib/chat/conversations";
+import { chatModel } from "@/lib/chat/model";
+import { prepareConversation } from "@/lib/chat/prepare-conversation";
+import { apiRoute } from "@/lib/http/api-route";
+import { readJsonBody } from "@/lib/http/read-json";
+import { logger } from "@/lib/logger";
+import { parseInput } from "@/lib/validation";
+import { chatRequestSchema } from "./schema";
+
+export const dynamic = "force-dynamic";
+export const maxDuration = 300;
+
+const MAX_STEPS = 8;
+
+/** One turn of a conversation: the AI SDK's multi-step tool loop over the conversation's tools, streamed. */
+export const POST = apiRoute("POST /api/chat", async (request) => {
+  const ctx = await requireApiContext();
+  const body = parseInput(chatRequestSchema, await readJsonBody(request, 4 * 1024 * 1024));
+  const db = getDb();
+  const conversation = await getConversation(db, ctx, body.id);
+  const { agent, capabilities } = await prepareConversation(db, ctx, conversation, { refresh: body.refresh });
+  const messages = body.messages as unknown as UIMessage[];
+  const { model } = chatModel(agent.model);
+  const result = streamText({
+    model,
+    system: agent.instructions || undefined,
+    messages: await convertToModelMessages(messages, {
+      tools: capabilities.tools,
+      ignoreIncompleteToolCalls: true,
+    }),
+    tools: capabilities.tools,
+    stopWhen: stepCountIs(MAX_STEPS),
+    abortSignal: request.signal,
+    onError: ({ error }) =>
+      logger.warn("chat stream failed", { conversationId: conversation.id, err: error }),
+  });
+  return result.toUIMessageStreamResponse({
+    originalMessages: messages,
+    onFinish: async ({ messages: finished }) => {
+      await saveMessages(db, conversation, finished);
+    },
+    onError: () => "The model could not answer. Check the model settings, or try again.",
+  });
+});

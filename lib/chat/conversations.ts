@@ -1,0 +1,100 @@
+import type { UIMessage } from "ai";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { type Conversation, type ConversationDiscovery, chatMessages, conversations } from "@/db/schema";
+import type { UserContext } from "@/lib/auth/context";
+import { NotFoundError } from "@/lib/errors";
+import { isUuid } from "@/lib/validation";
+
+/** The user's conversations in the active organization, newest first. */
+export function listConversations(db: Database, ctx: UserContext): Promise<Conversation[]> {
+  return db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.organizationId, ctx.orgId), eq(conversations.userId, ctx.userId)))
+    .orderBy(desc(conversations.updatedAt))
+    .limit(100);
+}
+
+/** One conversation of the user in the active organization; anyone else's is not found. */
+export async function getConversation(db: Database, ctx: UserContext, id: string): Promise<Conversation> {
+  if (!isUuid(id)) throw new NotFoundError("That conversation");
+  const [row] = await db
+    .select()
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.id, id),
+        eq(conversations.organizationId, ctx.orgId),
+        eq(conversations.userId, ctx.userId),
+      ),
+    );
+  if (!row) throw new NotFoundError("That conversation");
+  return row;
+}
+
+export async function createConversation(
+  db: Database,
+  ctx: UserContext,
+  agentId: string,
+): Promise<Conversation> {
+  const [row] = await db
+    .insert(conversations)
+    .values({ organizationId: ctx.orgId, userId: ctx.userId, agentId })
+    .returning();
+  if (!row) throw new Error("insert returned no row");
+  return row;
+}
+
+export async function saveDiscovery(db: Database, id: string, discovery: ConversationDiscovery) {
+  await db.update(conversations).set({ discovery }).where(eq(conversations.id, id));
+}
+
+export async function loadMessages(db: Database, conversationId: string): Promise<UIMessage[]> {
+  const rows = await db
+    .select()
+    .from(chatMessages)
+    .where(eq(chatMessages.conversationId, conversationId))
+    .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id));
+  return rows.map((row) => ({
+    id: row.id,
+    role: row.role as UIMessage["role"],
+    parts: row.parts as UIMessage["parts"],
+  }));
+}
+
+/** Replaces the stored messages with the conversation as it now stands, and titles it from its first words. */
+export async function saveMessages(db: Database, conversation: Conversation, messages: UIMessage[]) {
+  await db.transaction(async (tx) => {
+    await tx.delete(chatMessages).where(eq(chatMessages.conversationId, conversation.id));
+    if (messages.length > 0) {
+      const base = Date.now();
+      await tx.insert(chatMessages).values(
+        messages.map((message, index) => ({
+          id: message.id,
+          conversationId: conversation.id,
+          role: message.role,
+          parts: message.parts as unknown[],
+          createdAt: new Date(base + index),
+        })),
+      );
+    }
+    const firstText = messages
+      .find((message) => message.role === "user")
+      ?.parts.find((part): part is { type: "text"; text: string } => part.type === "text")?.text;
+    await tx
+      .update(conversations)
+      .set({
+        updatedAt: sql`now()`,
+        ...(conversation.title === "New conversation" && firstText
+          ? { title: firstText.trim().slice(0, 60) || conversation.title }
+          : {}),
+      })
+      .where(eq(conversations.id, conversation.id));
+  });
+}
+
+export async function deleteConversation(db: Database, ctx: UserContext, id: string) {
+  const conversation = await getConversation(db, ctx, id);
+  await db.delete(conversations).where(eq(conversations.id, conversation.id));
+}

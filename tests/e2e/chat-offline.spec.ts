@@ -1,0 +1,47 @@
+import { expect, test } from "@playwright/test";
+import { RegisterPage } from "./pages/auth-pages";
+import { IntegrationsPage } from "./pages/integrations";
+
+test("offline chat: discovery at start, /call runs a real MCP tool, and the conversation survives a reload", async ({
+  page,
+}) => {
+  const register = new RegisterPage(page);
+  await register.goto();
+  await register.register({
+    name: "Chad Chat",
+    email: "chad@example.com",
+    password: "chatting away",
+    organizationName: "Chat Co",
+  });
+  await expect(page.getByTestId("page-title")).toHaveText("Chat Co");
+  await new IntegrationsPage(page).addFromCatalog("everything");
+
+  await page.getByRole("link", { name: "Chat", exact: true }).click();
+  await page.getByRole("button", { name: "New conversation" }).click();
+  await expect(page).toHaveURL(/\/chat\/[0-9a-f-]+$/);
+  await expect(page.getByText(/Offline mode/)).toBeVisible();
+
+  const input = page.getByLabel("Message", { exact: true });
+  await input.fill("hello");
+  await input.press("Enter");
+  const reply = page.getByTestId("message-assistant").last();
+  await expect(reply).toContainText("offline mode");
+  await expect(reply).toContainText("everything_echo");
+  await expect(reply).toContainText("node_knowledge_retriever");
+  await expect(page.getByTestId("discovery-banner")).toContainText(/Everything: \d+ tools/);
+
+  await input.fill('/call everything_echo {"message": "from the chat"}');
+  await input.press("Enter");
+  const toolCall = page.getByTestId("tool-call").last();
+  await expect(toolCall).toContainText("everything_echo");
+  await expect(toolCall).toContainText("done");
+  await toolCall.locator("summary").click();
+  await expect(toolCall.getByTestId("tool-output")).toContainText("Echo: from the chat");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Result of `everything_echo`");
+
+  await page.screenshot({ path: test.info().outputPath("chat.png"), fullPage: true });
+  await page.reload();
+  await expect(page.getByTestId("message-user")).toHaveCount(2);
+  await expect(page.getByTestId("tool-call")).toHaveCount(1);
+  await expect(page.getByRole("heading", { name: "hello" })).toBeVisible();
+});
