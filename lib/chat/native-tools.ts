@@ -1,10 +1,13 @@
 import { dynamicTool, jsonSchema, type Tool } from "ai";
 import type { Database } from "@/db/client";
 import type { RequestContext } from "@/lib/auth/context";
-import { logger } from "@/lib/logger";
 import { builtinTools } from "@/lib/tools/builtin";
+import { invokeTool } from "@/lib/tools/catalog";
 
-/** The agent's built-in tools as AI SDK tools; a failure (bad arguments, say) goes back to the model as a result. */
+/**
+ * The agent's built-in tools as AI SDK tools, called through the same catalog as the REST API and the gateway;
+ * a failure (bad arguments, say) goes back to the model as a result it can read.
+ */
 export function nativeTools(db: Database, ctx: RequestContext, enabled: string[]): Record<string, Tool> {
   return Object.fromEntries(
     builtinTools
@@ -16,13 +19,8 @@ export function nativeTools(db: Database, ctx: RequestContext, enabled: string[]
           inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
           execute: async (input) => {
             try {
-              const result = await tool.run(db, ctx, input);
-              logger.info("tool call", {
-                tool: tool.name,
+              const result = await invokeTool(db, ctx, tool.name, (input ?? {}) as Record<string, unknown>, {
                 surface: "chat",
-                orgId: ctx.orgId,
-                userId: ctx.userId,
-                outcome: "ok",
               });
               return result.structuredContent ?? result;
             } catch (error) {
