@@ -9,6 +9,7 @@ import type { McpIntegrationsRepositoryPort } from "@/lib/mcp/repository";
 import { DiscoverMcpCapabilities } from "@/lib/mcp/use-cases/discover-mcp-capabilities";
 import { ExecuteMcpTool } from "@/lib/mcp/use-cases/execute-mcp-tool";
 import { startFixture } from "../../tests/fixtures/mcp/start-fixture";
+import { integrationRow } from "../../tests/unit/mcp-use-cases/fakes";
 import { percentile, printTable, result } from "../stats";
 
 /**
@@ -24,29 +25,15 @@ const ctx: RequestContext = { userId: "bench", orgId, role: "member", isSuperadm
 const slow = await startFixture("slow-list", { args: ["--delay-ms", "100"] });
 const hang = await startFixture("hang");
 try {
-  const row = (url: string, index: number): McpIntegrationRow => ({
-    id: randomUUID(),
-    organizationId: orgId,
-    name: `Server ${index}`,
-    slug: `server_${index}`,
-    transport: "streamable-http",
-    url,
-    command: null,
-    args: [],
-    envEncrypted: {},
-    authType: "none",
-    credentialsEncrypted: {},
-    enabled: true,
-    catalogKey: null,
-    timeoutMs: TIMEOUT_MS,
-    status: "unknown",
-    lastError: null,
-    lastCheckedAt: null,
-    lastLatencyMs: null,
-    discovered: null,
-    createdAt: new Date(),
-    updatedAt: new Date(),
-  });
+  const row = (url: string, index: number): McpIntegrationRow =>
+    integrationRow({
+      id: randomUUID(),
+      organizationId: orgId,
+      name: `Server ${index}`,
+      slug: `server_${index}`,
+      url,
+      timeoutMs: TIMEOUT_MS,
+    });
   const healthy = Array.from({ length: COUNT }, (_, i) => row(slow.url, i));
   const withHung = [...healthy.slice(0, COUNT - 1), row(hang.url, COUNT - 1)];
   const rows = new Map([...healthy, ...withHung].map((r) => [r.id, r]));

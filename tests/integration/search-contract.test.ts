@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveUserContext, type UserContext } from "@/lib/auth/context";
-import { registerUser } from "@/lib/auth/users";
+import type { UserContext } from "@/lib/auth/context";
 import { createKnowledgeNode } from "@/lib/knowledge/nodes";
 import { postgresSearch } from "@/lib/search/postgres-search";
 import type { SearchBackend } from "@/lib/search/search-backend";
 import { elasticsearch } from "@/lib/search/search-backends";
+import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -13,10 +13,7 @@ let b: UserContext;
 
 beforeAll(async () => {
   handle = await createTestDatabase();
-  const ua = await registerUser(handle.db, { name: "A", email: "a@example.com", password: "password a" });
-  const ub = await registerUser(handle.db, { name: "B", email: "b@example.com", password: "password b" });
-  a = await resolveUserContext(handle.db, { userId: ua.user.id });
-  b = await resolveUserContext(handle.db, { userId: ub.user.id });
+  [a, b] = (await registerOwners(handle.db, "A", "B")) as [UserContext, UserContext];
   // Writes go through the same code as the app, which also indexes into Elasticsearch when it is configured.
   await createKnowledgeNode(handle.db, a, {
     name: "kubernetes",

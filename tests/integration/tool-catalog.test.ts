@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticateApiKey, createApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
-import { resolveUserContext, type UserContext } from "@/lib/auth/context";
-import { registerUser } from "@/lib/auth/users";
+import type { UserContext } from "@/lib/auth/context";
 import { AppError } from "@/lib/errors";
 import {
   createKnowledgeNode,
@@ -12,6 +11,7 @@ import {
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration, setIntegrationEnabled, testIntegration } from "@/lib/mcp/integrations-service";
 import { invokeTool, listTools } from "@/lib/tools/catalog";
+import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -21,10 +21,7 @@ const db = () => handle.db;
 
 beforeAll(async () => {
   handle = await createTestDatabase();
-  const ua = await registerUser(handle.db, { name: "A", email: "a@example.com", password: "password a" });
-  const ub = await registerUser(handle.db, { name: "B", email: "b@example.com", password: "password b" });
-  a = await resolveUserContext(handle.db, { userId: ua.user.id });
-  b = await resolveUserContext(handle.db, { userId: ub.user.id });
+  [a, b] = (await registerOwners(handle.db, "A", "B")) as [UserContext, UserContext];
   await createKnowledgeNode(handle.db, a, {
     name: "router-1",
     content: "Edge router in Frankfurt; handles BGP peering.",
