@@ -7,6 +7,11 @@ import { chromiumPath } from "./tests/e2e/chromium";
 const port = Number(process.env.E2E_PORT ?? 3100);
 // Every run starts from an empty installation, so the first registration is the superadmin.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "switchboard-e2e-"));
+// A second app, configured with a model: the real OpenAI provider talking to our scripted server.
+export const modelAppPort = port + 1;
+export const scriptedLlmPort = port + 90;
+const modelDataDir = mkdtempSync(path.join(tmpdir(), "switchboard-e2e-model-"));
+const quiet = { LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1" };
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -35,19 +40,41 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  webServer: {
-    command: "npx tsx scripts/start.ts",
-    url: `http://127.0.0.1:${port}/api/health`,
-    timeout: 300_000,
-    reuseExistingServer: false,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      LOG_LEVEL: "warn",
-      NEXT_TELEMETRY_DISABLED: "1",
+  // Started one after the other: the first builds the app when needed, the others reuse that build.
+  webServer: [
+    {
+      command: "npx tsx scripts/start.ts",
+      url: `http://127.0.0.1:${port}/api/health`,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: "", ...quiet },
     },
-  },
+    {
+      command: `npx tsx tests/fixtures/openai/scripted-server.ts --port ${scriptedLlmPort}`,
+      port: scriptedLlmPort,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+    {
+      command: "npx tsx scripts/start.ts",
+      url: `http://127.0.0.1:${modelAppPort}/api/health`,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        PORT: String(modelAppPort),
+        DATA_DIR: modelDataDir,
+        DATABASE_URL: "",
+        OPENAI_API_KEY: "sk-scripted",
+        OPENAI_BASE_URL: `http://127.0.0.1:${scriptedLlmPort}/v1`,
+        CHAT_MODEL: "scripted-model",
+        ...quiet,
+      },
+    },
+  ],
 });

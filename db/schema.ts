@@ -218,7 +218,8 @@ export const conversations = pgTable(
 export const chatMessages = pgTable(
   "chat_messages",
   {
-    id: text("id").primaryKey(),
+    /** The UI message id: unique within its conversation (ids come from clients too). */
+    id: text("id").notNull(),
     conversationId: uuid("conversation_id")
       .notNull()
       .references(() => conversations.id, { onDelete: "cascade" }),
@@ -227,7 +228,10 @@ export const chatMessages = pgTable(
     parts: jsonb("parts").$type<unknown[]>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("chat_messages_conversation_idx").on(table.conversationId, table.createdAt)],
+  (table) => [
+    primaryKey({ columns: [table.conversationId, table.id] }),
+    index("chat_messages_conversation_idx").on(table.conversationId, table.createdAt),
+  ],
 );
 
 export interface ConversationDiscovery {

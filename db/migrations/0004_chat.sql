@@ -11,11 +11,12 @@ CREATE TABLE "agents" (
 );
 --> statement-breakpoint
 CREATE TABLE "chat_messages" (
-	"id" text PRIMARY KEY NOT NULL,
+	"id" text NOT NULL,
 	"conversation_id" uuid NOT NULL,
 	"role" text NOT NULL,
 	"parts" jsonb NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "chat_messages_conversation_id_id_pk" PRIMARY KEY("conversation_id","id")
 );
 --> statement-breakpoint
 CREATE TABLE "conversations" (

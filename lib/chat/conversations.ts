@@ -64,7 +64,9 @@ export async function loadMessages(db: Database, conversationId: string): Promis
 }
 
 /** Replaces the stored messages with the conversation as it now stands, and titles it from its first words. */
-export async function saveMessages(db: Database, conversation: Conversation, messages: UIMessage[]) {
+export async function saveMessages(db: Database, conversation: Conversation, all: UIMessage[]) {
+  // Ids come from the client too; a repeated one keeps its latest version instead of failing the save.
+  const messages = [...new Map(all.map((message) => [message.id, message])).values()];
   await db.transaction(async (tx) => {
     await tx.delete(chatMessages).where(eq(chatMessages.conversationId, conversation.id));
     if (messages.length > 0) {

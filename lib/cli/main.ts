@@ -23,7 +23,5 @@ const code = await runCli(
   { out: (line) => console.log(line), err: (line) => console.error(line) },
 );
 // Bundled stdio servers started by integration commands must not outlive the CLI.
-await (
-  globalThis as { switchboardMcpClient?: { pool: { closeAll(): Promise<void> } } }
-).switchboardMcpClient?.pool.closeAll();
+await (globalThis as { switchboardMcpPool?: { closeAll(): Promise<void> } }).switchboardMcpPool?.closeAll();
 process.exit(code);

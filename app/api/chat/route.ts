@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { convertToModelMessages, stepCountIs, streamText, type UIMessage } from "ai";
 import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
@@ -39,6 +40,7 @@ export const POST = apiRoute("POST /api/chat", async (request) => {
   });
   return result.toUIMessageStreamResponse({
     originalMessages: messages,
+    generateMessageId: () => randomUUID(),
     onFinish: async ({ messages: finished }) => {
       await saveMessages(db, conversation, finished);
     },

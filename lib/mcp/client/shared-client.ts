@@ -2,17 +2,28 @@ import { getEnv } from "@/lib/env";
 import { SdkMcpClient } from "./mcp-client";
 import { McpSessionPool } from "./session-pool";
 
-const globalForMcp = globalThis as unknown as { switchboardMcpClient?: SdkMcpClient };
+const globalForMcp = globalThis as unknown as { switchboardMcpPool?: McpSessionPool };
 
-/** The process-wide MCP client, whose session pool every request shares; closed when the process stops. */
-export function getMcpClient(): SdkMcpClient {
-  if (!globalForMcp.switchboardMcpClient) {
-    const client = new SdkMcpClient(new McpSessionPool({ idleMs: getEnv().MCP_IDLE_TIMEOUT_MS }));
-    globalForMcp.switchboardMcpClient = client;
-    const shutdown = () => void client.pool.closeAll();
+/** The process-wide session pool: one per process, so every route shares its sessions and stdio processes. */
+export function getMcpPool(): McpSessionPool {
+  if (!globalForMcp.switchboardMcpPool) {
+    const pool = new McpSessionPool({ idleMs: getEnv().MCP_IDLE_TIMEOUT_MS });
+    globalForMcp.switchboardMcpPool = pool;
+    const shutdown = () => void pool.closeAll();
     process.once("SIGTERM", shutdown);
     process.once("SIGINT", shutdown);
     process.once("beforeExit", shutdown);
   }
-  return globalForMcp.switchboardMcpClient;
+  return globalForMcp.switchboardMcpPool;
+}
+
+let client: SdkMcpClient | undefined;
+
+/**
+ * The MCP client over the shared pool. The client itself is kept per module instance: each server bundle must
+ * turn failures into its own copies of the error classes, or `instanceof` checks in that bundle would miss them.
+ */
+export function getMcpClient(): SdkMcpClient {
+  client ??= new SdkMcpClient(getMcpPool());
+  return client;
 }
