@@ -2,14 +2,13 @@
 
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport, type UIMessage } from "ai";
-import { Loader2, RotateCcw, Send, Square, Trash2 } from "lucide-react";
+import { Loader2, RotateCcw, Send, Square } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { deleteConversationAction } from "@/app/(app)/chat/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { ConfirmButton } from "@/components/ui/confirm-button";
 import type { ConversationDiscovery } from "@/db/schema";
+import { ConversationHeader } from "./conversation-header";
 import { MessageParts } from "./message-parts";
 
 export function ChatView({
@@ -38,47 +37,14 @@ export function ChatView({
     onFinish: () => router.refresh(),
   });
   const busy = status === "submitted" || status === "streaming";
-  const failed = discovery?.integrations.filter((i) => i.status === "failed") ?? [];
-  const connected = discovery?.integrations.filter((i) => i.status === "connected") ?? [];
 
   return (
     <div className="flex min-h-[calc(100dvh-8rem)] flex-col gap-4">
-      <div className="flex items-center justify-between gap-3">
-        <h1 className="truncate text-xl font-semibold">{title}</h1>
-        <ConfirmButton
-          title="Delete this conversation?"
-          description="Its messages are deleted for good."
-          confirmLabel="Delete"
-          onConfirm={() => void deleteConversationAction(conversationId)}
-        >
-          <Trash2 className="h-4 w-4" aria-hidden /> Delete
-        </ConfirmButton>
-      </div>
+      <ConversationHeader conversationId={conversationId} title={title} discovery={discovery} />
       {offline ? (
         <Alert tone="info">
           Offline mode: no language model is configured. Run a tool with <code>/call tool_name {"{…}"}</code>.
         </Alert>
-      ) : null}
-      {discovery ? (
-        <div className="flex flex-wrap gap-2 text-xs" data-testid="discovery-banner">
-          {connected.map((i) => (
-            <span
-              key={i.integrationId}
-              className="rounded-full border border-success/40 bg-success/10 px-2 py-0.5 text-success"
-            >
-              {i.name}: {i.status === "connected" ? `${i.toolCount} tools` : ""}
-            </span>
-          ))}
-          {failed.map((i) => (
-            <span
-              key={i.integrationId}
-              className="rounded-full border border-destructive/40 bg-destructive/10 px-2 py-0.5 text-destructive"
-              role="status"
-            >
-              {i.name} unavailable: {i.status === "failed" ? i.message : ""}
-            </span>
-          ))}
-        </div>
       ) : null}
       <ol className="grid flex-1 content-start gap-4" aria-label="Messages" data-testid="messages">
         {messages.map((message) => (

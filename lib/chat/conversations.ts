@@ -1,10 +1,11 @@
 import type { UIMessage } from "ai";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Database } from "@/db/client";
 import { type Conversation, type ConversationDiscovery, chatMessages, conversations } from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/errors";
-import { isUuid } from "@/lib/validation";
+import { isUuid, parseInput } from "@/lib/validation";
 
 /** The user's conversations in the active organization, newest first. */
 export function listConversations(db: Database, ctx: UserContext): Promise<Conversation[]> {
@@ -99,4 +100,18 @@ export async function saveMessages(db: Database, conversation: Conversation, all
 export async function deleteConversation(db: Database, ctx: UserContext, id: string) {
   const conversation = await getConversation(db, ctx, id);
   await db.delete(conversations).where(eq(conversations.id, conversation.id));
+}
+
+/** Renames one of the user's conversations. */
+export async function renameConversation(db: Database, ctx: UserContext, id: string, title: unknown) {
+  const conversation = await getConversation(db, ctx, id);
+  const name = parseInput(
+    z
+      .string()
+      .trim()
+      .min(1, { error: "Enter a title." })
+      .max(120, { error: "Use at most 120 characters for the title." }),
+    title,
+  );
+  await db.update(conversations).set({ title: name }).where(eq(conversations.id, conversation.id));
 }

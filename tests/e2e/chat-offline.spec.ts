@@ -44,4 +44,13 @@ test("offline chat: discovery at start, /call runs a real MCP tool, and the conv
   await expect(page.getByTestId("message-user")).toHaveCount(2);
   await expect(page.getByTestId("tool-call")).toHaveCount(1);
   await expect(page.getByRole("heading", { name: "hello" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Rename conversation" }).click();
+  await page.getByLabel("Conversation title").fill("Echo experiments");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("heading", { name: "Echo experiments" })).toBeVisible();
+  await page.getByRole("button", { name: "Refresh integrations" }).click();
+  await expect(page.getByTestId("discovery-banner")).toContainText(/Everything: \d+ tools/);
+  await page.goto("/chat");
+  await expect(page.getByTestId("conversation-row")).toContainText("Echo experiments");
 });

@@ -5,7 +5,14 @@ import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { ensureDefaultAgent } from "@/lib/chat/agents";
-import { createConversation, deleteConversation } from "@/lib/chat/conversations";
+import {
+  createConversation,
+  deleteConversation,
+  getConversation,
+  renameConversation,
+} from "@/lib/chat/conversations";
+import { prepareConversation } from "@/lib/chat/prepare-conversation";
+import { toActionError } from "@/lib/errors";
 
 export async function newConversationAction() {
   const ctx = await requireApiContext();
@@ -18,4 +25,27 @@ export async function deleteConversationAction(id: string) {
   await deleteConversation(getDb(), await requireApiContext(), id);
   revalidatePath("/chat");
   redirect("/chat");
+}
+
+export async function renameConversationAction(id: string, title: string): Promise<{ error?: string }> {
+  try {
+    await renameConversation(getDb(), await requireApiContext(), id, title);
+  } catch (error) {
+    return toActionError(error, { action: "renameConversation" });
+  }
+  revalidatePath(`/chat/${id}`);
+  return {};
+}
+
+/** Discovers the conversation's integrations again, live, and keeps what was found for the next turns. */
+export async function refreshDiscoveryAction(id: string): Promise<{ error?: string }> {
+  try {
+    const ctx = await requireApiContext();
+    const conversation = await getConversation(getDb(), ctx, id);
+    await prepareConversation(getDb(), ctx, conversation, { refresh: true });
+  } catch (error) {
+    return toActionError(error, { action: "refreshDiscovery" });
+  }
+  revalidatePath(`/chat/${id}`);
+  return {};
 }

@@ -1,0 +1,123 @@
+"use client";
+
+import { Pencil, RefreshCw, Trash2 } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import {
+  deleteConversationAction,
+  refreshDiscoveryAction,
+  renameConversationAction,
+} from "@/app/(app)/chat/actions";
+import { Button } from "@/components/ui/button";
+import { ConfirmButton } from "@/components/ui/confirm-button";
+import { Input } from "@/components/ui/input";
+import type { ConversationDiscovery } from "@/db/schema";
+
+/** Title (renamable), delete, and the integrations found at conversation start, with a way to look again. */
+export function ConversationHeader({
+  conversationId,
+  title,
+  discovery,
+}: {
+  conversationId: string;
+  title: string;
+  discovery: ConversationDiscovery | null;
+}) {
+  const router = useRouter();
+  const [editing, setEditing] = useState(false);
+  const [error, setError] = useState<string>();
+  const [pending, startTransition] = useTransition();
+  const failed = discovery?.integrations.filter((i) => i.status === "failed") ?? [];
+  const connected = discovery?.integrations.filter((i) => i.status === "connected") ?? [];
+  return (
+    <div className="grid gap-3">
+      <div className="flex items-center justify-between gap-3">
+        {editing ? (
+          <form
+            className="flex flex-1 gap-2"
+            onSubmit={(event) => {
+              event.preventDefault();
+              const value = String(new FormData(event.currentTarget).get("title") ?? "");
+              startTransition(async () => {
+                const result = await renameConversationAction(conversationId, value);
+                setError(result.error);
+                if (!result.error) setEditing(false);
+              });
+            }}
+          >
+            <Input
+              name="title"
+              aria-label="Conversation title"
+              defaultValue={title}
+              autoFocus
+              maxLength={120}
+            />
+            <Button type="submit" disabled={pending}>
+              Save
+            </Button>
+            <Button variant="ghost" onClick={() => setEditing(false)}>
+              Cancel
+            </Button>
+          </form>
+        ) : (
+          <h1 className="flex min-w-0 items-center gap-2 text-xl font-semibold">
+            <span className="truncate">{title}</span>
+            <Button
+              variant="ghost"
+              size="icon"
+              aria-label="Rename conversation"
+              onClick={() => setEditing(true)}
+            >
+              <Pencil className="h-4 w-4" />
+            </Button>
+          </h1>
+        )}
+        <ConfirmButton
+          title="Delete this conversation?"
+          description="Its messages are deleted for good."
+          confirmLabel="Delete"
+          onConfirm={() => void deleteConversationAction(conversationId)}
+        >
+          <Trash2 className="h-4 w-4" aria-hidden /> Delete
+        </ConfirmButton>
+      </div>
+      {error ? <p className="text-xs text-destructive">{error}</p> : null}
+      {discovery ? (
+        <div className="flex flex-wrap items-center gap-2 text-xs" data-testid="discovery-banner">
+          {connected.map((i) => (
+            <span
+              key={i.integrationId}
+              className="rounded-full border border-success/40 bg-success/10 px-2 py-0.5 text-success"
+            >
+              {i.name}: {i.status === "connected" ? `${i.toolCount} tools` : ""}
+            </span>
+          ))}
+          {failed.map((i) => (
+            <span
+              key={i.integrationId}
+              className="rounded-full border border-destructive/40 bg-destructive/10 px-2 py-0.5 text-destructive"
+              role="status"
+            >
+              {i.name} unavailable: {i.status === "failed" ? i.message : ""}
+            </span>
+          ))}
+          <Button
+            variant="ghost"
+            size="sm"
+            disabled={pending}
+            onClick={() =>
+              startTransition(async () => {
+                const result = await refreshDiscoveryAction(conversationId);
+                setError(result.error);
+                router.refresh();
+              })
+            }
+          >
+            <RefreshCw className={pending ? "h-3 w-3 animate-spin" : "h-3 w-3"} aria-hidden /> Refresh
+            integrations
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
