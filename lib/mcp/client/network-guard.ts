@@ -82,32 +82,47 @@ let guardedAgent: Agent | undefined;
  * A fetch that refuses private addresses after DNS resolution, at connect time (so DNS rebinding cannot slip
  * through), and on every redirect hop.
  */
-export function createGuardedFetch(allowPrivateNetwork: boolean): typeof fetch {
-  if (allowPrivateNetwork) return fetch;
-  guardedAgent ??= new Agent({ connect: { lookup: guardedLookup } });
-  const agent = guardedAgent;
+export function createGuardedFetch(
+  allowPrivateNetwork: boolean,
+  credentialHeaders: string[] = [],
+): typeof fetch {
+  if (!allowPrivateNetwork) guardedAgent ??= new Agent({ connect: { lookup: guardedLookup } });
+  const agent = allowPrivateNetwork ? undefined : guardedAgent;
+  // Credentials belong to the integration's server: a redirect to another origin must not carry them.
+  const secret = new Set([
+    "authorization",
+    "proxy-authorization",
+    "cookie",
+    ...credentialHeaders.map((h) => h.toLowerCase()),
+  ]);
   return (async (input: string | URL | Request, init?: RequestInit) => {
     let url = new URL(input instanceof Request ? input.url : input.toString());
     let requestInit = init;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      assertPublicLiteral(url);
+      if (agent) assertPublicLiteral(url);
       const response = await undiciFetch(url, {
         ...(requestInit as Parameters<typeof undiciFetch>[1]),
         redirect: "manual",
-        dispatcher: agent,
+        ...(agent ? { dispatcher: agent } : {}),
       });
       const location = response.headers.get("location");
       if (response.status < 300 || response.status >= 400 || !location || init?.redirect === "manual") {
         return response as unknown as Response;
       }
       if (init?.redirect === "error") throw new TypeError(`Redirect refused: ${url.origin}`);
-      url = new URL(location, url);
+      const next = new URL(location, url);
+      if (next.origin !== url.origin) {
+        const headers = new Headers(requestInit?.headers);
+        for (const name of [...headers.keys()]) if (secret.has(name.toLowerCase())) headers.delete(name);
+        requestInit = { ...requestInit, headers };
+      }
+      url = next;
       // 303, and 301/302 after POST, turn into GET as browsers do.
       if (
         response.status === 303 ||
         ((response.status === 301 || response.status === 302) && init?.method === "POST")
       ) {
-        requestInit = { ...init, method: "GET", body: undefined };
+        requestInit = { ...requestInit, method: "GET", body: undefined };
       }
     }
     throw new TypeError(`Too many redirects from ${url.origin}`);

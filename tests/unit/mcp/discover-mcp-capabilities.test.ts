@@ -1,0 +1,429 @@
+import { describe, expect, it } from "vitest";
+import type { RequestContext } from "@/lib/auth/context";
+import { AppError, UnauthorizedError } from "@/lib/errors";
+import {
+  McpConnectionError,
+  McpErrorCode,
+  McpIntegrationAccessDeniedError,
+  McpIntegrationDisabledError,
+  McpIntegrationNotFoundError,
+  McpUnauthorizedError,
+  UnexpectedMcpError,
+} from "@/lib/mcp/errors";
+import type { McpIntegration } from "@/lib/mcp/repository";
+import {
+  DiscoverMcpCapabilities,
+  type DiscoverMcpCapabilitiesQuery,
+} from "@/lib/mcp/use-cases/discover-mcp-capabilities";
+import {
+  createTestDeps,
+  INTEGRATION_ID,
+  type ListedCapabilities,
+  MISSING_INTEGRATION_ID,
+  makeIntegration,
+  ORG_ID,
+  OTHER_ORG_ID,
+  type TestDeps,
+  testConnectionConfig,
+  userContext,
+} from "./fakes";
+
+const listed: ListedCapabilities = {
+  tools: [
+    {
+      name: "search_docs",
+      title: "Search docs",
+      description: "Full-text search over the documentation",
+      inputSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+    },
+    { name: "ping", inputSchema: { type: "object" } },
+  ],
+  resources: [{ uri: "docs://guide", name: "guide", description: "The guide", mimeType: "text/markdown" }],
+  prompts: [
+    {
+      name: "summarize",
+      description: "Summarize a page",
+      arguments: [{ name: "page", description: "Page to summarize", required: true }],
+    },
+  ],
+};
+
+function setup(rows?: McpIntegration[]): { deps: TestDeps; useCase: DiscoverMcpCapabilities } {
+  const deps = createTestDeps(rows);
+  return { deps, useCase: new DiscoverMcpCapabilities(deps) };
+}
+
+/** Runs the use case and returns what it threw, failing the test if it did not throw. */
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the use case to throw");
+}
+
+describe("DiscoverMcpCapabilities", () => {
+  it("discovers tools, resources and prompts of an enabled integration as entities carrying its integrationId", async () => {
+    const { deps, useCase } = setup();
+    deps.client.onListCapabilities = async () => listed;
+
+    const result = await useCase.execute(userContext(), { integrationId: INTEGRATION_ID });
+
+    expect(result).toEqual({
+      tools: [
+        {
+          name: "search_docs",
+          title: "Search docs",
+          description: "Full-text search over the documentation",
+          inputSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+          integrationId: INTEGRATION_ID,
+        },
+        { name: "ping", inputSchema: { type: "object" }, integrationId: INTEGRATION_ID },
+      ],
+      resources: [
+        {
+          uri: "docs://guide",
+          name: "guide",
+          description: "The guide",
+          mimeType: "text/markdown",
+          integrationId: INTEGRATION_ID,
+        },
+      ],
+      prompts: [
+        {
+          name: "summarize",
+          description: "Summarize a page",
+          arguments: [{ name: "page", description: "Page to summarize", required: true }],
+          integrationId: INTEGRATION_ID,
+        },
+      ],
+    });
+  });
+
+  it("passes the client the connection config built from the integration", async () => {
+    const integration = makeIntegration({ url: "https://tools.example.org/mcp", timeoutMs: 12_000 });
+    const { deps, useCase } = setup([integration]);
+
+    await useCase.execute(userContext(), { integrationId: INTEGRATION_ID });
+
+    expect(deps.configsBuiltFor).toEqual([integration]);
+    expect(deps.client.listCapabilitiesCalls).toEqual([testConnectionConfig(integration)]);
+    expect(deps.client.listCapabilitiesCalls[0]).toMatchObject({
+      integrationId: INTEGRATION_ID,
+      url: "https://tools.example.org/mcp",
+      timeoutMs: 12_000,
+    });
+  });
+
+  it("returns empty arrays when the MCP server has no capabilities", async () => {
+    const { deps, useCase } = setup();
+    deps.client.onListCapabilities = async () => ({ tools: [], resources: [], prompts: [] });
+
+    const result = await useCase.execute(userContext(), { integrationId: INTEGRATION_ID });
+
+    expect(result).toEqual({ tools: [], resources: [], prompts: [] });
+  });
+
+  it("throws McpIntegrationNotFoundError (404) naming the id when the integration does not exist", async () => {
+    const { deps, useCase } = setup();
+
+    const error = await rejection(useCase.execute(userContext(), { integrationId: MISSING_INTEGRATION_ID }));
+
+    expect(error).toBeInstanceOf(McpIntegrationNotFoundError);
+    expect(error).toMatchObject({
+      code: McpErrorCode.MCP_INTEGRATION_NOT_FOUND,
+      status: 404,
+      integrationId: MISSING_INTEGRATION_ID,
+    });
+    expect((error as Error).message).toContain(MISSING_INTEGRATION_ID);
+    expect(deps.repository.findByIdCalls).toEqual([MISSING_INTEGRATION_ID]);
+  });
+
+  it("throws McpIntegrationAccessDeniedError (403) when the integration belongs to a different organization", async () => {
+    const { useCase } = setup([makeIntegration({ organizationId: OTHER_ORG_ID })]);
+
+    const error = await rejection(useCase.execute(userContext(), { integrationId: INTEGRATION_ID }));
+
+    expect(error).toBeInstanceOf(McpIntegrationAccessDeniedError);
+    expect(error).toMatchObject({
+      code: McpErrorCode.MCP_INTEGRATION_ACCESS_DENIED,
+      status: 403,
+      integrationId: INTEGRATION_ID,
+    });
+    expect((error as Error).message).toContain(INTEGRATION_ID);
+  });
+
+  it("throws McpIntegrationDisabledError (400) when the integration is disabled", async () => {
+    const { useCase } = setup([makeIntegration({ enabled: false })]);
+
+    const error = await rejection(useCase.execute(userContext(), { integrationId: INTEGRATION_ID }));
+
+    expect(error).toBeInstanceOf(McpIntegrationDisabledError);
+    expect(error).toMatchObject({
+      code: McpErrorCode.MCP_INTEGRATION_DISABLED,
+      status: 400,
+      integrationId: INTEGRATION_ID,
+    });
+    expect((error as Error).message).toContain(INTEGRATION_ID);
+  });
+
+  it.each([
+    ["null", null],
+    ["undefined", undefined],
+  ])("throws UnauthorizedError (401) when the user is not authenticated (ctx %s)", async (_label, ctx) => {
+    const { deps, useCase } = setup();
+
+    const error = await rejection(useCase.execute(ctx, { integrationId: INTEGRATION_ID }));
+
+    expect(error).toBeInstanceOf(UnauthorizedError);
+    expect(error).toMatchObject({ status: 401, code: "unauthorized:auth" });
+    expect(deps.repository.findByIdCalls).toEqual([]);
+  });
+
+  it("throws UnauthorizedError when the context has no organization", async () => {
+    const { deps, useCase } = setup();
+    const ctx = { ...userContext(), orgId: "" } satisfies RequestContext;
+
+    await expect(useCase.execute(ctx, { integrationId: INTEGRATION_ID })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
+    expect(deps.repository.findByIdCalls).toEqual([]);
+  });
+
+  it("uses the organizationId of the request context, not one carried by the query", async () => {
+    // The caller's own integration is found even though the query claims another organization.
+    const own = setup();
+    const foreignClaim = {
+      integrationId: INTEGRATION_ID,
+      organizationId: OTHER_ORG_ID,
+      orgId: OTHER_ORG_ID,
+    } as DiscoverMcpCapabilitiesQuery;
+    await expect(own.useCase.execute(userContext(), foreignClaim)).resolves.toMatchObject({ tools: [] });
+    expect(own.deps.client.listCapabilitiesCalls).toHaveLength(1);
+
+    // Another organization's integration stays out of reach even when the query names that organization.
+    const foreign = setup([makeIntegration({ organizationId: OTHER_ORG_ID })]);
+    await expect(foreign.useCase.execute(userContext(), foreignClaim)).rejects.toBeInstanceOf(
+      McpIntegrationAccessDeniedError,
+    );
+    expect(foreign.deps.client.callCount).toBe(0);
+  });
+
+  it("wraps an unexpected error thrown by the client in UnexpectedMcpError (500), keeping the cause", async () => {
+    const { deps, useCase } = setup();
+    const boom = new Error("socket exploded: internal detail");
+    deps.client.onListCapabilities = async () => {
+      throw boom;
+    };
+
+    const error = await rejection(useCase.execute(userContext(), { integrationId: INTEGRATION_ID }));
+
+    expect(error).toBeInstanceOf(UnexpectedMcpError);
+    expect(error).toMatchObject({
+      code: McpErrorCode.MCP_UNEXPECTED,
+      status: 500,
+      integrationId: INTEGRATION_ID,
+      message: "Unexpected error occurred",
+      cause: boom,
+    });
+  });
+
+  it("wraps an error thrown by repository.findById in UnexpectedMcpError", async () => {
+    const { deps, useCase } = setup();
+    const dbDown = new Error("connection terminated");
+    deps.repository.findByIdError = dbDown;
+
+    const error = await rejection(useCase.execute(userContext(), { integrationId: INTEGRATION_ID }));
+
+    expect(error).toBeInstanceOf(UnexpectedMcpError);
+    expect(error).toMatchObject({ status: 500, integrationId: INTEGRATION_ID, cause: dbDown });
+    expect(deps.client.callCount).toBe(0);
+    expect(deps.repository.discoveries).toEqual([]);
+  });
+
+  it("wraps an error thrown by buildConnectionConfig in UnexpectedMcpError", async () => {
+    const deps = createTestDeps();
+    const badKey = new Error("unable to decrypt credentials");
+    const useCase = new DiscoverMcpCapabilities({
+      ...deps,
+      buildConnectionConfig: () => {
+        throw badKey;
+      },
+    });
+
+    const error = await rejection(useCase.execute(userContext(), { integrationId: INTEGRATION_ID }));
+
+    expect(error).toBeInstanceOf(UnexpectedMcpError);
+    expect(error).toMatchObject({ cause: badKey });
+    expect(deps.client.callCount).toBe(0);
+  });
+
+  it.each([
+    [
+      "McpConnectionError",
+      () => new McpConnectionError(INTEGRATION_ID, "Could not connect to mcp.example.com."),
+    ],
+    ["McpUnauthorizedError", () => new McpUnauthorizedError(INTEGRATION_ID, 401)],
+  ])("re-throws a domain error (%s) from the client unchanged", async (_name, makeError) => {
+    const { deps, useCase } = setup();
+    const domainError: AppError = makeError();
+    deps.client.onListCapabilities = async () => {
+      throw domainError;
+    };
+
+    const error = await rejection(useCase.execute(userContext(), { integrationId: INTEGRATION_ID }));
+
+    expect(error).toBe(domainError);
+  });
+
+  it("logs the discovery request and its result with counts and duration", async () => {
+    const { deps, useCase } = setup();
+    deps.client.onListCapabilities = async () => listed;
+
+    await useCase.execute(userContext(), { integrationId: INTEGRATION_ID });
+
+    expect(deps.logs.lines.map((line) => line.msg)).toEqual([
+      "discoverMcpCapabilities",
+      "discoverySucceeded",
+    ]);
+    const [started] = deps.logs.find("discoverMcpCapabilities");
+    expect(started).toMatchObject({ level: "info", integrationId: INTEGRATION_ID, orgId: ORG_ID });
+    const [succeeded] = deps.logs.find("discoverySucceeded");
+    expect(succeeded).toMatchObject({
+      level: "info",
+      integrationId: INTEGRATION_ID,
+      toolCount: 2,
+      resourceCount: 1,
+      promptCount: 1,
+    });
+    expect(succeeded?.durationMs).toEqual(expect.any(Number));
+    expect(succeeded?.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("logs discoveryFailed as a warning with the error code when discovery fails with a domain error", async () => {
+    const { deps, useCase } = setup();
+    deps.client.onListCapabilities = async () => {
+      throw new McpConnectionError(INTEGRATION_ID, "The MCP server did not answer within 5 s.");
+    };
+
+    await expect(useCase.execute(userContext(), { integrationId: INTEGRATION_ID })).rejects.toThrow();
+
+    expect(deps.logs.find("discoverySucceeded")).toEqual([]);
+    const [failed] = deps.logs.find("discoveryFailed");
+    expect(failed).toMatchObject({
+      level: "warn",
+      integrationId: INTEGRATION_ID,
+      code: McpErrorCode.MCP_CONNECTION_FAILED,
+      message: "The MCP server did not answer within 5 s.",
+    });
+    expect(failed?.durationMs).toEqual(expect.any(Number));
+  });
+
+  it("logs discoveryFailed when an access check fails", async () => {
+    const { deps, useCase } = setup([makeIntegration({ enabled: false })]);
+
+    await expect(useCase.execute(userContext(), { integrationId: INTEGRATION_ID })).rejects.toThrow();
+
+    expect(deps.logs.find("discoveryFailed")).toEqual([
+      expect.objectContaining({ level: "warn", code: McpErrorCode.MCP_INTEGRATION_DISABLED }),
+    ]);
+  });
+
+  it("logs an unexpected error at error level with the integration id", async () => {
+    const { deps, useCase } = setup();
+    deps.client.onListCapabilities = async () => {
+      throw new Error("kaboom");
+    };
+
+    await expect(useCase.execute(userContext(), { integrationId: INTEGRATION_ID })).rejects.toThrow(
+      UnexpectedMcpError,
+    );
+
+    const errors = deps.logs.lines.filter((line) => line.level === "error");
+    expect(errors).toEqual([
+      expect.objectContaining({ integrationId: INTEGRATION_ID, err: { name: "Error", message: "kaboom" } }),
+    ]);
+    expect(deps.logs.find("discoverySucceeded")).toEqual([]);
+  });
+
+  it("records a successful discovery on the integration with the snapshot", async () => {
+    const { deps, useCase } = setup();
+    deps.client.onListCapabilities = async () => listed;
+
+    await useCase.execute(userContext(), { integrationId: INTEGRATION_ID });
+
+    expect(deps.repository.discoveries).toEqual([
+      {
+        id: INTEGRATION_ID,
+        outcome: { ok: true, latencyMs: expect.any(Number), discovered: listed },
+      },
+    ]);
+    // The stored snapshot is the server's answer, without the integrationId the returned entities carry.
+    const outcome = deps.repository.discoveries[0]?.outcome;
+    if (!outcome?.ok) throw new Error("expected a successful outcome");
+    expect(outcome.discovered.tools[0]).not.toHaveProperty("integrationId");
+  });
+
+  it("records a failed discovery on the integration with the domain error's message", async () => {
+    const { deps, useCase } = setup();
+    deps.client.onListCapabilities = async () => {
+      throw new McpConnectionError(
+        INTEGRATION_ID,
+        "Could not connect to mcp.example.com: connection refused.",
+      );
+    };
+
+    await expect(useCase.execute(userContext(), { integrationId: INTEGRATION_ID })).rejects.toThrow();
+
+    expect(deps.repository.discoveries).toEqual([
+      {
+        id: INTEGRATION_ID,
+        outcome: {
+          ok: false,
+          latencyMs: expect.any(Number),
+          error: "Could not connect to mcp.example.com: connection refused.",
+        },
+      },
+    ]);
+  });
+
+  it("records a failed discovery with a generic message, not the internals, when the client fails unexpectedly", async () => {
+    const { deps, useCase } = setup();
+    deps.client.onListCapabilities = async () => {
+      throw new Error("secret internal stack detail");
+    };
+
+    await expect(useCase.execute(userContext(), { integrationId: INTEGRATION_ID })).rejects.toThrow();
+
+    expect(deps.repository.discoveries).toEqual([
+      {
+        id: INTEGRATION_ID,
+        outcome: { ok: false, latencyMs: expect.any(Number), error: "Unexpected error occurred" },
+      },
+    ]);
+  });
+
+  it.each<[string, McpIntegration[], RequestContext | null | undefined, string]>([
+    ["not signed in", [makeIntegration()], null, INTEGRATION_ID],
+    ["integration missing", [makeIntegration()], userContext(), MISSING_INTEGRATION_ID],
+    [
+      "other organization",
+      [makeIntegration({ organizationId: OTHER_ORG_ID })],
+      userContext(),
+      INTEGRATION_ID,
+    ],
+    ["integration disabled", [makeIntegration({ enabled: false })], userContext(), INTEGRATION_ID],
+  ])(
+    "never calls the client nor records a discovery when an access check fails (%s)",
+    async (_case, rows, ctx, id) => {
+      const { deps, useCase } = setup(rows);
+
+      await expect(useCase.execute(ctx, { integrationId: id })).rejects.toBeInstanceOf(AppError);
+
+      expect(deps.client.callCount).toBe(0);
+      expect(deps.configsBuiltFor).toEqual([]);
+      expect(deps.repository.discoveries).toEqual([]);
+    },
+  );
+});

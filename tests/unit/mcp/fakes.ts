@@ -1,0 +1,156 @@
+import type { RequestContext } from "@/lib/auth/context";
+import { createLogger, type Logger } from "@/lib/logger";
+import type { DiscoveryOutcome, McpIntegration, McpIntegrationsRepositoryPort } from "@/lib/mcp/repository";
+import type { McpClientPort, McpConnectionConfig, ToolExecutionResult } from "@/lib/mcp/types";
+import type { McpUseCaseDeps } from "@/lib/mcp/use-cases/check-integration-access";
+
+export const ORG_ID = "0c0c0c0c-0000-4000-8000-000000000001";
+export const OTHER_ORG_ID = "0c0c0c0c-0000-4000-8000-000000000002";
+export const INTEGRATION_ID = "1a1a1a1a-0000-4000-8000-000000000001";
+export const MISSING_INTEGRATION_ID = "1a1a1a1a-0000-4000-8000-0000000000ff";
+
+/** A signed-in member of ORG_ID, unless overridden. */
+export function userContext(overrides: Partial<Pick<RequestContext, "orgId" | "role">> = {}): RequestContext {
+  return { userId: "user-1", orgId: ORG_ID, role: "member", isSuperadmin: false, ...overrides };
+}
+
+/** An enabled Streamable HTTP integration of ORG_ID with a bearer token, unless overridden. */
+export function makeIntegration(overrides: Partial<McpIntegration> = {}): McpIntegration {
+  const now = new Date("2025-01-01T00:00:00.000Z");
+  return {
+    id: INTEGRATION_ID,
+    organizationId: ORG_ID,
+    name: "Docs server",
+    slug: "docs-server",
+    transport: "streamable-http",
+    url: "https://mcp.example.com/mcp",
+    command: null,
+    args: [],
+    envEncrypted: {},
+    authType: "bearer",
+    credentialsEncrypted: { token: "encrypted-token" },
+    enabled: true,
+    catalogKey: null,
+    timeoutMs: 5_000,
+    status: "unknown",
+    lastError: null,
+    lastCheckedAt: null,
+    lastLatencyMs: null,
+    discovered: null,
+    createdAt: now,
+    updatedAt: now,
+    ...overrides,
+  };
+}
+
+/** An in-memory repository that records every lookup and every discovery outcome. */
+export class InMemoryIntegrationsRepository implements McpIntegrationsRepositoryPort {
+  readonly rows = new Map<string, McpIntegration>();
+  readonly findByIdCalls: string[] = [];
+  readonly discoveries: { id: string; outcome: DiscoveryOutcome }[] = [];
+  /** When set, findById throws it (a database outage, say). */
+  findByIdError: unknown;
+
+  constructor(rows: McpIntegration[] = []) {
+    for (const row of rows) this.rows.set(row.id, row);
+  }
+
+  async findById(id: string): Promise<McpIntegration | undefined> {
+    this.findByIdCalls.push(id);
+    if (this.findByIdError !== undefined) throw this.findByIdError;
+    return this.rows.get(id);
+  }
+
+  async recordDiscovery(id: string, outcome: DiscoveryOutcome): Promise<void> {
+    this.discoveries.push({ id, outcome });
+  }
+}
+
+export type ListedCapabilities = Awaited<ReturnType<McpClientPort["listCapabilities"]>>;
+
+/** A client whose answers each test sets; it records what it was asked. */
+export class FakeMcpClient implements McpClientPort {
+  readonly listCapabilitiesCalls: McpConnectionConfig[] = [];
+  readonly executeToolCalls: { config: McpConnectionConfig; name: string; args: Record<string, unknown> }[] =
+    [];
+
+  onListCapabilities: (config: McpConnectionConfig) => Promise<ListedCapabilities> = async () => ({
+    tools: [],
+    resources: [],
+    prompts: [],
+  });
+
+  onExecuteTool: (
+    config: McpConnectionConfig,
+    name: string,
+    args: Record<string, unknown>,
+  ) => Promise<ToolExecutionResult> = async () => ({ isError: false, content: [] });
+
+  get callCount(): number {
+    return this.listCapabilitiesCalls.length + this.executeToolCalls.length;
+  }
+
+  listCapabilities(config: McpConnectionConfig): Promise<ListedCapabilities> {
+    this.listCapabilitiesCalls.push(config);
+    return this.onListCapabilities(config);
+  }
+
+  executeTool(
+    config: McpConnectionConfig,
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<ToolExecutionResult> {
+    this.executeToolCalls.push({ config, name, args });
+    return this.onExecuteTool(config, name, args);
+  }
+}
+
+export interface LogLine {
+  level: "debug" | "info" | "warn" | "error";
+  msg: string;
+  [field: string]: unknown;
+}
+
+/** A real structured logger writing into an array; every line is parsed back from JSON. */
+export function collectLogs(): { logger: Logger; lines: LogLine[]; find: (msg: string) => LogLine[] } {
+  const lines: LogLine[] = [];
+  const logger = createLogger({}, (line) => lines.push(JSON.parse(line) as LogLine), "debug");
+  return { logger, lines, find: (msg) => lines.filter((line) => line.msg === msg) };
+}
+
+/** A connection config derived from the row alone, so tests can check the client got the row's config. */
+export function testConnectionConfig(integration: McpIntegration): McpConnectionConfig {
+  return {
+    integrationId: integration.id,
+    timeoutMs: integration.timeoutMs,
+    transport: "streamable-http",
+    url: integration.url ?? "",
+    headers: { Authorization: "Bearer decrypted-token" },
+    allowPrivateNetwork: false,
+  };
+}
+
+export interface TestDeps extends McpUseCaseDeps {
+  repository: InMemoryIntegrationsRepository;
+  client: FakeMcpClient;
+  /** The integrations buildConnectionConfig was called with. */
+  configsBuiltFor: McpIntegration[];
+  logs: ReturnType<typeof collectLogs>;
+}
+
+/** Fresh fakes around the given rows (by default one enabled integration of ORG_ID). */
+export function createTestDeps(rows: McpIntegration[] = [makeIntegration()]): TestDeps {
+  const logs = collectLogs();
+  const configsBuiltFor: McpIntegration[] = [];
+  return {
+    repository: new InMemoryIntegrationsRepository(rows),
+    client: new FakeMcpClient(),
+    buildConnectionConfig: (integration) => {
+      configsBuiltFor.push(integration);
+      return testConnectionConfig(integration);
+    },
+    logger: logs.logger,
+    configsBuiltFor,
+    logs,
+  };
+}

@@ -1,0 +1,309 @@
+import type { LookupAddress, LookupAllOptions } from "node:dns";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  assertPublicLiteral,
+  createGuardedFetch,
+  isPrivateAddress,
+  PrivateNetworkError,
+} from "@/lib/mcp/client/network-guard";
+
+/** A host name our stubbed DNS resolves to loopback, as a DNS-rebinding attacker's name would. */
+const REBINDING_HOST = "rebinding.attacker.test";
+
+type UndiciFetchArgs = [input: unknown, init?: RequestInit & { dispatcher?: unknown }];
+
+/**
+ * undici's fetch, as the guard calls it: real unless a test scripts the answers, so redirect handling can be
+ * tested with public-looking first hops without any request leaving the process.
+ */
+const undiciStub = vi.hoisted(() => ({
+  calls: [] as UndiciFetchArgs[],
+  script: undefined as ((url: URL, init: UndiciFetchArgs[1]) => Response) | undefined,
+}));
+
+vi.mock("undici", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("undici")>();
+  const fetch = (...args: UndiciFetchArgs) => {
+    undiciStub.calls.push(args);
+    const script = undiciStub.script;
+    if (script) return Promise.resolve(script(new URL(String(args[0])), args[1]));
+    return actual.fetch(...(args as Parameters<typeof actual.fetch>));
+  };
+  return { ...actual, fetch };
+});
+
+vi.mock("node:dns", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("node:dns")>();
+  const lookup = (
+    hostname: string,
+    _options: LookupAllOptions,
+    callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+  ) => {
+    if (hostname === REBINDING_HOST) {
+      callback(null, [{ address: "127.0.0.1", family: 4 }]);
+      return;
+    }
+    // Nothing else is looked up by these tests; refuse rather than reach a real resolver.
+    callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }), []);
+  };
+  return { ...actual, lookup };
+});
+
+/** Walks an error and its causes, collecting their messages. */
+function messagesOf(error: unknown): string {
+  const messages: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current instanceof Error; depth++) {
+    messages.push(current.message);
+    current = current.cause;
+  }
+  return messages.join(" <- ");
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("isPrivateAddress", () => {
+  it.each([
+    "127.0.0.1",
+    "10.0.0.1",
+    "10.255.255.254",
+    "172.16.0.1",
+    "172.31.255.254",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "0.0.0.0",
+    "::1",
+    "::",
+    "fd00:ec2::254",
+    "fe80::1",
+    "::ffff:127.0.0.1",
+    "::ffff:169.254.169.254",
+  ])("treats %s as private", (address) => {
+    expect(isPrivateAddress(address)).toBe(true);
+  });
+
+  it.each(["8.8.8.8", "1.1.1.1", "172.32.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"])(
+    "treats %s as public",
+    (address) => {
+      expect(isPrivateAddress(address)).toBe(false);
+    },
+  );
+
+  it("treats a host name (not an address) as not private, leaving it to the DNS check", () => {
+    expect(isPrivateAddress("localhost")).toBe(false);
+  });
+});
+
+describe("assertPublicLiteral", () => {
+  it.each([
+    "http://localhost:3000/mcp",
+    "http://api.localhost/mcp",
+    "http://127.0.0.1/mcp",
+    "http://[::1]:8080/mcp",
+    "http://169.254.169.254/latest/meta-data",
+    "http://10.1.2.3/mcp",
+    "http://[fd00:ec2::254]/latest",
+    "http://[::ffff:127.0.0.1]/mcp",
+  ])("throws PrivateNetworkError for %s", (url) => {
+    expect(() => assertPublicLiteral(new URL(url))).toThrow(PrivateNetworkError);
+  });
+
+  it.each(["https://example.com/mcp", "https://8.8.8.8/mcp", "https://[2606:4700:4700::1111]/mcp"])(
+    "accepts %s",
+    (url) => {
+      expect(() => assertPublicLiteral(new URL(url))).not.toThrow();
+    },
+  );
+
+  it("tells the administrator how to allow private networks", () => {
+    expect(() => assertPublicLiteral(new URL("http://127.0.0.1/"))).toThrow(
+      /MCP_ALLOW_PRIVATE_NETWORKS=true/,
+    );
+  });
+});
+
+describe("createGuardedFetch against a loopback server", () => {
+  let server: Server;
+  let port: number;
+  const requests: string[] = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      requests.push(req.url ?? "");
+      res.end("hello from loopback");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it("refuses http://127.0.0.1 when private networks are not allowed, without reaching the server", async () => {
+    const before = requests.length;
+
+    const error = await rejection(createGuardedFetch(false)(`http://127.0.0.1:${port}/`));
+
+    expect(messagesOf(error)).toContain("MCP_ALLOW_PRIVATE_NETWORKS");
+    expect(requests.length).toBe(before);
+  });
+
+  it("refuses a host name that resolves to loopback at connect time (DNS rebinding)", async () => {
+    const before = requests.length;
+
+    const error = await rejection(createGuardedFetch(false)(`http://${REBINDING_HOST}:${port}/`));
+
+    expect(messagesOf(error)).toContain("MCP_ALLOW_PRIVATE_NETWORKS");
+    expect(requests.length).toBe(before);
+  });
+
+  it("reaches the loopback server when private networks are allowed", async () => {
+    const response = await createGuardedFetch(true)(`http://127.0.0.1:${port}/allowed`);
+
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe("hello from loopback");
+    expect(requests).toContain("/allowed");
+  });
+});
+
+describe("createGuardedFetch redirects (scripted responses, no request leaves the process)", () => {
+  beforeEach(() => {
+    undiciStub.calls.length = 0;
+  });
+
+  afterEach(() => {
+    undiciStub.script = undefined;
+  });
+
+  const redirect = (status: number, location: string) =>
+    new Response(null, { status, headers: { location } });
+
+  it("refuses a redirect to the cloud metadata address without requesting it", async () => {
+    undiciStub.script = () => redirect(302, "http://169.254.169.254/latest/meta-data");
+
+    const error = await rejection(createGuardedFetch(false)("https://mcp.example.com/mcp"));
+
+    expect(error).toBeInstanceOf(PrivateNetworkError);
+    expect(undiciStub.calls.map(([input]) => String(input))).toEqual(["https://mcp.example.com/mcp"]);
+  });
+
+  it("refuses a redirect to localhost", async () => {
+    undiciStub.script = () => redirect(307, "http://localhost:8080/admin");
+
+    await expect(createGuardedFetch(false)("https://mcp.example.com/mcp")).rejects.toBeInstanceOf(
+      PrivateNetworkError,
+    );
+    expect(undiciStub.calls).toHaveLength(1);
+  });
+
+  it("asks undici for manual redirects through the guarded dispatcher on every hop", async () => {
+    undiciStub.script = (url) =>
+      url.pathname === "/mcp" ? redirect(308, "/v2/mcp") : new Response("ok", { status: 200 });
+
+    const response = await createGuardedFetch(false)("https://mcp.example.com/mcp");
+
+    expect(await response.text()).toBe("ok");
+    expect(undiciStub.calls.map(([input]) => String(input))).toEqual([
+      "https://mcp.example.com/mcp",
+      "https://mcp.example.com/v2/mcp",
+    ]);
+    for (const [, init] of undiciStub.calls) {
+      expect(init?.redirect).toBe("manual");
+      expect(init?.dispatcher).toBeDefined();
+    }
+  });
+
+  it("keeps method and body on a 307 and turns a 303 into a GET without body", async () => {
+    undiciStub.script = (url) =>
+      url.pathname === "/a"
+        ? redirect(307, "/b")
+        : url.pathname === "/b"
+          ? redirect(303, "/c")
+          : new Response("done", { status: 200 });
+
+    await createGuardedFetch(false)("https://mcp.example.com/a", { method: "POST", body: "{}" });
+
+    expect(undiciStub.calls.map(([, init]) => [init?.method, init?.body])).toEqual([
+      ["POST", "{}"],
+      ["POST", "{}"],
+      ["GET", undefined],
+    ]);
+  });
+
+  it("returns the redirect itself when the caller asked for manual redirects", async () => {
+    undiciStub.script = () => redirect(302, "https://elsewhere.example.org/");
+
+    const response = await createGuardedFetch(false)("https://mcp.example.com/mcp", { redirect: "manual" });
+
+    expect(response.status).toBe(302);
+    expect(undiciStub.calls).toHaveLength(1);
+  });
+
+  it("refuses to follow when the caller asked for redirect errors", async () => {
+    undiciStub.script = () => redirect(302, "https://elsewhere.example.org/");
+
+    await expect(
+      createGuardedFetch(false)("https://mcp.example.com/mcp", { redirect: "error" }),
+    ).rejects.toThrow(/Redirect refused/);
+    expect(undiciStub.calls).toHaveLength(1);
+  });
+
+  it("gives up after five redirects", async () => {
+    let hop = 0;
+    undiciStub.script = () => redirect(302, `/hop-${++hop}`);
+
+    await expect(createGuardedFetch(false)("https://mcp.example.com/mcp")).rejects.toThrow(
+      /Too many redirects/,
+    );
+    expect(undiciStub.calls).toHaveLength(6);
+  });
+
+  it("keeps the Authorization header on a same-origin redirect", async () => {
+    undiciStub.script = (url) =>
+      url.pathname === "/mcp" ? redirect(307, "/v2/mcp") : new Response("ok", { status: 200 });
+
+    await createGuardedFetch(false)("https://mcp.example.com/mcp", {
+      method: "POST",
+      headers: { Authorization: "Bearer secret-token" },
+      body: "{}",
+    });
+
+    const second = undiciStub.calls[1]?.[1];
+    expect(new Headers(second?.headers).get("authorization")).toBe("Bearer secret-token");
+  });
+
+  // BUG (lib/mcp/client/network-guard.ts, createGuardedFetch): the manual redirect loop re-sends the caller's
+  // init, headers included, to whatever origin the Location names. The fetch standard (and undici's and
+  // Node's own fetch, used when private networks are allowed) drop Authorization on a cross-origin
+  // redirect, so a server answering 307 to another host receives the integration's decrypted bearer token.
+  it("drops the Authorization header on a cross-origin redirect", async () => {
+    undiciStub.script = (url) =>
+      url.hostname === "mcp.example.com"
+        ? redirect(307, "https://collector.example.net/steal")
+        : new Response("ok", { status: 200 });
+
+    await createGuardedFetch(false)("https://mcp.example.com/mcp", {
+      method: "POST",
+      headers: new Headers({ Authorization: "Bearer secret-token", "content-type": "application/json" }),
+      body: "{}",
+    });
+
+    expect(undiciStub.calls.map(([input]) => new URL(String(input)).hostname)).toEqual([
+      "mcp.example.com",
+      "collector.example.net",
+    ]);
+    const crossOrigin = undiciStub.calls[1]?.[1];
+    expect(new Headers(crossOrigin?.headers).get("authorization")).toBeNull();
+  });
+});
