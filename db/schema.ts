@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -132,6 +133,8 @@ export const apiKeys = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** The gateway lists only its meta-tools (find_tools, call_tool) to this key, keeping clients' context small. */
+    metaToolsOnly: boolean("meta_tools_only").notNull().default(false),
   },
   (table) => [index("api_keys_org_idx").on(table.organizationId)],
 );
@@ -190,6 +193,8 @@ export const agents = pgTable(
       .notNull()
       .default(["node_knowledge_retriever", "knowledge_search"]),
     isDefault: boolean("is_default").notNull().default(false),
+    /** Each tool call waits for the user to allow it (once or for the conversation) or deny it. */
+    requireToolApproval: boolean("require_tool_approval").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("agents_org_idx").on(table.organizationId)],
@@ -209,6 +214,12 @@ export const conversations = pgTable(
     title: text("title").notNull().default("New conversation"),
     /** What conversation start discovered: which integrations answered, which failed and why. */
     discovery: jsonb("discovery").$type<ConversationDiscovery>(),
+    /** Integrations the user switched off for this conversation. */
+    disabledIntegrationIds: jsonb("disabled_integration_ids").$type<string[]>().notNull().default([]),
+    /** Single tools (by the name the model sees) the user switched off for this conversation. */
+    disabledTools: jsonb("disabled_tools").$type<string[]>().notNull().default([]),
+    /** Tools the user allowed for the rest of this conversation when the agent asks for approval. */
+    approvedTools: jsonb("approved_tools").$type<string[]>().notNull().default([]),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -234,6 +245,37 @@ export const chatMessages = pgTable(
   ],
 );
 
+/** An organization's own tool: sandboxed code listed as `mcp__<namespace>__<action>`. */
+export const capabilities = pgTable(
+  "capabilities",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    namespace: text("namespace").notNull(),
+    action: text("action").notNull(),
+    description: text("description").notNull().default(""),
+    /** JSON Schema of the arguments; the tool's inputSchema. */
+    parametersSchema: jsonb("parameters_schema")
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default({ type: "object", properties: {} }),
+    code: text("code").notNull(),
+    usageCount: integer("usage_count").notNull().default(0),
+    successCount: integer("success_count").notNull().default(0),
+    /** Sum of all calls' durations; the average latency is this over usageCount. */
+    totalLatencyMs: doublePrecision("total_latency_ms").notNull().default(0),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("capabilities_org_name_unique").on(table.organizationId, table.namespace, table.action),
+  ],
+);
+
 export interface ConversationDiscovery {
   discoveredAt: string;
   integrations: (
@@ -251,3 +293,4 @@ export interface ConversationDiscovery {
 
 export type Agent = typeof agents.$inferSelect;
 export type Conversation = typeof conversations.$inferSelect;
+export type Capability = typeof capabilities.$inferSelect;
