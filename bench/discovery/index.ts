@@ -9,7 +9,7 @@ import type { McpIntegrationsRepositoryPort } from "@/lib/mcp/repository";
 import { DiscoverMcpCapabilities } from "@/lib/mcp/use-cases/discover-mcp-capabilities";
 import { ExecuteMcpTool } from "@/lib/mcp/use-cases/execute-mcp-tool";
 import { startFixture } from "../../tests/fixtures/mcp/start-fixture";
-import { integrationRow } from "../../tests/unit/mcp-use-cases/fakes";
+import { makeIntegration } from "../../tests/unit/mcp/fakes";
 import { percentile, printTable, result } from "../stats";
 
 /**
@@ -26,8 +26,10 @@ const slow = await startFixture("slow-list", { args: ["--delay-ms", "100"] });
 const hang = await startFixture("hang");
 try {
   const row = (url: string, index: number): McpIntegrationRow =>
-    integrationRow({
+    makeIntegration({
       id: randomUUID(),
+      authType: "none",
+      credentialsEncrypted: {},
       organizationId: orgId,
       name: `Server ${index}`,
       slug: `server_${index}`,
