@@ -74,4 +74,28 @@ export interface McpClientPort {
     name: string,
     args: Record<string, unknown>,
   ): Promise<ToolExecutionResult>;
+  readResource(config: McpConnectionConfig, uri: string): Promise<ResourceReadResult>;
+  getPrompt(config: McpConnectionConfig, name: string, args: Record<string, string>): Promise<PromptGetResult>;
+}
+
+/** One item of a resources/read answer: text, or base64 in `blob`. */
+export interface McpResourceContents {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+}
+
+export interface ResourceReadResult {
+  contents: McpResourceContents[];
+}
+
+export interface McpPromptMessage {
+  role: "user" | "assistant";
+  content: McpContent;
+}
+
+export interface PromptGetResult {
+  description?: string;
+  messages: McpPromptMessage[];
 }

@@ -1,5 +1,4 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type {
   McpClientPort,
   McpConnectionConfig,
@@ -7,6 +6,8 @@ import type {
   McpPrompt,
   McpResource,
   McpTool,
+  PromptGetResult,
+  ResourceReadResult,
   ToolExecutionResult,
 } from "../types";
 import { describeMcpFailure } from "./describe-error";
@@ -120,17 +121,34 @@ export class SdkMcpClient implements McpClientPort {
     return { isError: false, content, ...(structuredContent ? { structuredContent } : {}) };
   }
 
-  readResource(config: McpConnectionConfig, uri: string): Promise<ReadResourceResult> {
-    return this.run(config, (client) => client.readResource({ uri }, { timeout: config.timeoutMs }));
+  async readResource(config: McpConnectionConfig, uri: string): Promise<ResourceReadResult> {
+    const result = await this.run(config, (client) =>
+      client.readResource({ uri }, { timeout: config.timeoutMs }),
+    );
+    return {
+      contents: result.contents.map((item) => ({
+        uri: item.uri,
+        mimeType: item.mimeType,
+        ...("text" in item && typeof item.text === "string" ? { text: item.text } : {}),
+        ...("blob" in item && typeof item.blob === "string" ? { blob: item.blob } : {}),
+      })),
+    };
   }
 
-  getPrompt(
+  async getPrompt(
     config: McpConnectionConfig,
     name: string,
     args: Record<string, string>,
-  ): Promise<GetPromptResult> {
-    return this.run(config, (client) =>
+  ): Promise<PromptGetResult> {
+    const result = await this.run(config, (client) =>
       client.getPrompt({ name, arguments: args }, { timeout: config.timeoutMs }),
     );
+    return {
+      description: result.description,
+      messages: result.messages.map((message) => ({
+        role: message.role,
+        content: message.content as McpContent,
+      })),
+    };
   }
 }

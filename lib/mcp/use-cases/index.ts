@@ -6,6 +6,8 @@ import { createIntegrationsRepository } from "../repository";
 import type { McpClientPort } from "../types";
 import { DiscoverMcpCapabilities } from "./discover-mcp-capabilities";
 import { ExecuteMcpTool } from "./execute-mcp-tool";
+import { GetMcpPrompt } from "./get-mcp-prompt";
+import { ReadMcpResource } from "./read-mcp-resource";
 
 /** The use cases wired to the real database, the shared pooled client and the structured logger. */
 export function mcpUseCases(db: Database, client: McpClientPort = getMcpClient()) {
@@ -13,5 +15,7 @@ export function mcpUseCases(db: Database, client: McpClientPort = getMcpClient()
   return {
     discover: new DiscoverMcpCapabilities({ ...deps, logger: logger.child({ component: "mcp.discover" }) }),
     execute: new ExecuteMcpTool({ ...deps, logger: logger.child({ component: "mcp.execute" }) }),
+    readResource: new ReadMcpResource({ ...deps, logger: logger.child({ component: "mcp.resources" }) }),
+    getPrompt: new GetMcpPrompt({ ...deps, logger: logger.child({ component: "mcp.prompts" }) }),
   };
 }

@@ -90,6 +90,24 @@ describe.each([
     expect(image.content?.some((part) => part.type === "image" && typeof part.data === "string")).toBe(true);
   });
 
+  it("reads a resource and renders a prompt with its arguments", async () => {
+    const config = await makeConfig();
+    const { resources } = await client.listCapabilities(config);
+    const document = resources.find((resource) => resource.uri.startsWith("demo://resource/static/document/"));
+    if (!document) throw new Error("no static document resource");
+    const read = await client.readResource(config, document.uri);
+    expect(read.contents[0]).toMatchObject({ uri: document.uri });
+    expect(read.contents[0]?.text?.length).toBeGreaterThan(0);
+
+    const prompt = await client.getPrompt(config, "args-prompt", { city: "Lisbon", state: "Lisboa" });
+    expect(prompt.messages).toEqual([
+      { role: "user", content: { type: "text", text: "What's weather in Lisbon, Lisboa?" } },
+    ]);
+    const refused = await failure(client.getPrompt(config, "no-such-prompt", {}));
+    expect(refused).toBeInstanceOf(McpConnectionError);
+    expect(refused.message).toMatch(/no-such-prompt|not found/i);
+  });
+
   it("returns a failing call as an error result", async () => {
     const config = await makeConfig();
     const result = await client

@@ -1,7 +1,13 @@
 import type { RequestContext } from "@/lib/auth/context";
 import { createLogger, type Logger } from "@/lib/logger";
 import type { DiscoveryOutcome, McpIntegration, McpIntegrationsRepositoryPort } from "@/lib/mcp/repository";
-import type { McpClientPort, McpConnectionConfig, ToolExecutionResult } from "@/lib/mcp/types";
+import type {
+  McpClientPort,
+  McpConnectionConfig,
+  PromptGetResult,
+  ResourceReadResult,
+  ToolExecutionResult,
+} from "@/lib/mcp/types";
 import type { McpUseCaseDeps } from "@/lib/mcp/use-cases/check-integration-access";
 
 export const ORG_ID = "0c0c0c0c-0000-4000-8000-000000000001";
@@ -86,6 +92,16 @@ export class FakeMcpClient implements McpClientPort {
     args: Record<string, unknown>,
   ) => Promise<ToolExecutionResult> = async () => ({ isError: false, content: [] });
 
+  onReadResource: (config: McpConnectionConfig, uri: string) => Promise<ResourceReadResult> = async (_, uri) => ({
+    contents: [{ uri, text: "" }],
+  });
+
+  onGetPrompt: (
+    config: McpConnectionConfig,
+    name: string,
+    args: Record<string, string>,
+  ) => Promise<PromptGetResult> = async () => ({ messages: [] });
+
   get callCount(): number {
     return this.listCapabilitiesCalls.length + this.executeToolCalls.length;
   }
@@ -102,6 +118,14 @@ export class FakeMcpClient implements McpClientPort {
   ): Promise<ToolExecutionResult> {
     this.executeToolCalls.push({ config, name, args });
     return this.onExecuteTool(config, name, args);
+  }
+
+  readResource(config: McpConnectionConfig, uri: string): Promise<ResourceReadResult> {
+    return this.onReadResource(config, uri);
+  }
+
+  getPrompt(config: McpConnectionConfig, name: string, args: Record<string, string>): Promise<PromptGetResult> {
+    return this.onGetPrompt(config, name, args);
   }
 }
 

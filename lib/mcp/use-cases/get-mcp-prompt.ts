@@ -1,0 +1,27 @@
+import type { RequestContext } from "@/lib/auth/context";
+import type { PromptGetResult } from "../types";
+import type { McpUseCaseDeps } from "./check-integration-access";
+import { runOnIntegration } from "./run-on-integration";
+
+export interface GetMcpPromptQuery {
+  integrationId: string;
+  name: string;
+  arguments: Record<string, string>;
+}
+
+/** Renders one prompt of an integration (prompts/get) into the messages it stands for. */
+export class GetMcpPrompt {
+  constructor(private readonly deps: McpUseCaseDeps) {}
+
+  execute(ctx: RequestContext | null | undefined, query: GetMcpPromptQuery): Promise<PromptGetResult> {
+    return runOnIntegration(
+      this.deps,
+      ctx,
+      query.integrationId,
+      "promptGot",
+      { prompt: query.name },
+      (config) => this.deps.client.getPrompt(config, query.name, query.arguments),
+      (result) => ({ messageCount: result.messages.length }),
+    );
+  }
+}

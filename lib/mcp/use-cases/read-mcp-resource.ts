@@ -1,0 +1,26 @@
+import type { RequestContext } from "@/lib/auth/context";
+import type { ResourceReadResult } from "../types";
+import type { McpUseCaseDeps } from "./check-integration-access";
+import { runOnIntegration } from "./run-on-integration";
+
+export interface ReadMcpResourceQuery {
+  integrationId: string;
+  uri: string;
+}
+
+/** Reads one resource of an integration (resources/read), after the same access checks as the other use cases. */
+export class ReadMcpResource {
+  constructor(private readonly deps: McpUseCaseDeps) {}
+
+  execute(ctx: RequestContext | null | undefined, query: ReadMcpResourceQuery): Promise<ResourceReadResult> {
+    return runOnIntegration(
+      this.deps,
+      ctx,
+      query.integrationId,
+      "resourceRead",
+      { uri: query.uri },
+      (config) => this.deps.client.readResource(config, query.uri),
+      (result) => ({ contentCount: result.contents.length }),
+    );
+  }
+}
