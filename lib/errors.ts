@@ -105,7 +105,10 @@ export function toActionError(
   error: string;
   fields?: FieldErrors;
 } {
-  if (error instanceof AppError && error.status < 500) {
+  // Every AppError but an internal one says something the user can act on ("the server timed out", say).
+  if (error instanceof AppError && error.type !== "internal") {
+    if (error.status >= 500)
+      logger.warn("action failed", { ...context, code: error.code, message: error.message });
     return { error: error.message, ...(error.details?.fields ? { fields: error.details.fields } : {}) };
   }
   logger.error("action failed", { ...context, err: error });

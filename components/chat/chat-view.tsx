@@ -1,46 +1,115 @@
 "use client";
 
 import { useChat } from "@ai-sdk/react";
-import { DefaultChatTransport, type UIMessage } from "ai";
-import { Loader2, RotateCcw, Send, Square } from "lucide-react";
+import {
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  type UIMessage,
+} from "ai";
+import { Loader2 } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useState } from "react";
+import { allowToolAlwaysAction, startConversationAction } from "@/app/(app)/chat/[id]/actions";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
-import type { ConversationDiscovery } from "@/db/schema";
+import type { ConversationView } from "@/lib/chat/conversation-view";
+import { Composer } from "./composer";
 import { ConversationHeader } from "./conversation-header";
 import { MessageParts } from "./message-parts";
+import { type ApprovalDecision, ToolApproval } from "./tool-approval";
+
+const DENIED = "The user denied this tool call.";
 
 export function ChatView({
   conversationId,
   title,
   initialMessages,
-  discovery,
+  view,
   offline,
 }: {
   conversationId: string;
   title: string;
   initialMessages: UIMessage[];
-  discovery: ConversationDiscovery | null;
+  /** Null until conversation start has discovered the agent's integrations. */
+  view: ConversationView | null;
   offline: boolean;
 }) {
   const router = useRouter();
-  const [input, setInput] = useState("");
-  const { messages, sendMessage, status, stop, regenerate, error } = useChat({
-    id: conversationId,
-    messages: initialMessages,
-    transport: new DefaultChatTransport({
-      api: "/api/chat",
-      prepareSendMessagesRequest: ({ id, messages: all }) => ({ body: { id, messages: all } }),
-    }),
-    // The conversation's discovery and title are stored by the server: show them once the turn ends.
-    onFinish: () => router.refresh(),
-  });
+  const [startError, setStartError] = useState<string>();
+  const [approvalError, setApprovalError] = useState<string>();
+  const { messages, setMessages, sendMessage, status, stop, regenerate, error, addToolApprovalResponse } =
+    useChat({
+      id: conversationId,
+      messages: initialMessages,
+      transport: new DefaultChatTransport({
+        api: "/api/chat",
+        prepareSendMessagesRequest: ({ id, messages: all }) => ({ body: { id, messages: all } }),
+      }),
+      // Once every pending approval is answered, the tool loop goes on by itself.
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+      // The conversation's discovery and title are stored by the server: show them once the turn ends.
+      onFinish: () => router.refresh(),
+    });
   const busy = status === "submitted" || status === "streaming";
+
+  // Conversation start: discover the agent's integrations once, without holding up the page.
+  useEffect(() => {
+    if (view) return;
+    let current = true;
+    void startConversationAction(conversationId).then((result) => {
+      if (!current) return;
+      setStartError(result.error);
+      router.refresh();
+    });
+    return () => {
+      current = false;
+    };
+  }, [view, conversationId, router]);
+
+  async function decide(
+    message: UIMessage,
+    toolName: string,
+    approvalId: string,
+    decision: ApprovalDecision,
+  ) {
+    setApprovalError(undefined);
+    if (decision === "always") {
+      const result = await allowToolAlwaysAction(conversationId, toolName);
+      if (result.error) {
+        setApprovalError(result.error);
+        return;
+      }
+    }
+    // "For this conversation" also answers the same tool's other pending calls in this message.
+    const ids =
+      decision === "always"
+        ? message.parts.flatMap((part) =>
+            "approval" in part &&
+            part.state === "approval-requested" &&
+            part.approval &&
+            (("toolName" in part && part.toolName === toolName) || part.type === `tool-${toolName}`)
+              ? [part.approval.id]
+              : [],
+          )
+        : [approvalId];
+    for (const id of ids) {
+      await addToolApprovalResponse({
+        id,
+        approved: decision !== "deny",
+        ...(decision === "deny" ? { reason: DENIED } : {}),
+      });
+    }
+  }
 
   return (
     <div className="flex min-h-[calc(100dvh-8rem)] flex-col gap-4">
-      <ConversationHeader conversationId={conversationId} title={title} discovery={discovery} />
+      <ConversationHeader conversationId={conversationId} title={title} view={view} />
+      {!view && !startError ? (
+        <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
+          <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> Connecting to the agent&apos;s
+          integrations…
+        </p>
+      ) : null}
+      {startError ? <Alert>{startError}</Alert> : null}
       {offline ? (
         <Alert tone="info">
           Offline mode: no language model is configured. Run a tool with <code>/call tool_name {"{…}"}</code>.
@@ -56,11 +125,20 @@ export function ChatView({
             <div
               className={
                 message.role === "user"
-                  ? "max-w-prose rounded-lg bg-primary px-4 py-2 text-primary-foreground"
+                  ? "grid max-w-prose gap-2 rounded-lg bg-primary px-4 py-2 text-primary-foreground"
                   : "grid gap-2"
               }
             >
-              <MessageParts message={message} />
+              <MessageParts
+                message={message}
+                renderApproval={(toolName, approvalId) => (
+                  <ToolApproval
+                    toolName={toolName}
+                    disabled={busy}
+                    onDecide={(decision) => void decide(message, toolName, approvalId, decision)}
+                  />
+                )}
+              />
             </div>
           </li>
         ))}
@@ -70,56 +148,31 @@ export function ChatView({
           </li>
         ) : null}
       </ol>
+      {approvalError ? <Alert>{approvalError}</Alert> : null}
       {error ? <Alert>{error.message || "Something went wrong."}</Alert> : null}
-      <form
-        className="sticky bottom-0 flex items-end gap-2 border-t bg-background pt-3"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const text = input.trim();
-          if (!text || busy) return;
-          void sendMessage({ text });
-          setInput("");
+      <Composer
+        conversationId={conversationId}
+        view={view}
+        offline={offline}
+        busy={busy}
+        canRegenerate={messages.some((m) => m.role === "assistant")}
+        onSend={(text, attachments) =>
+          void sendMessage({
+            parts: [
+              ...(text ? [{ type: "text" as const, text }] : []),
+              ...attachments.map((data) => ({ type: "data-resource" as const, data })),
+            ],
+          })
+        }
+        onPromptMessages={(inserted) => {
+          const next = [...messages, ...inserted];
+          setMessages(next);
+          // A prompt that ends with the user's words is a question: send it as this turn.
+          if (next.at(-1)?.role === "user") void regenerate();
         }}
-      >
-        <label htmlFor="chat-input" className="sr-only">
-          Message
-        </label>
-        <textarea
-          id="chat-input"
-          value={input}
-          onChange={(event) => setInput(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === "Enter" && !event.shiftKey) {
-              event.preventDefault();
-              event.currentTarget.form?.requestSubmit();
-            }
-          }}
-          rows={2}
-          placeholder={offline ? '/call node_knowledge_retriever {"node_names": ["…"]}' : "Ask something…"}
-          className="min-h-12 flex-1 resize-y rounded-md border bg-card px-3 py-2 text-sm outline-none focus-visible:ring-2 focus-visible:ring-ring"
-        />
-        {busy ? (
-          <Button variant="secondary" onClick={() => void stop()}>
-            <Square className="h-4 w-4" aria-hidden /> Stop
-          </Button>
-        ) : (
-          <>
-            {messages.some((m) => m.role === "assistant") ? (
-              <Button
-                variant="ghost"
-                size="icon"
-                aria-label="Regenerate the last answer"
-                onClick={() => void regenerate()}
-              >
-                <RotateCcw className="h-4 w-4" />
-              </Button>
-            ) : null}
-            <Button type="submit" disabled={!input.trim()}>
-              <Send className="h-4 w-4" aria-hidden /> Send
-            </Button>
-          </>
-        )}
-      </form>
+        onStop={() => void stop()}
+        onRegenerate={() => void regenerate()}
+      />
     </div>
   );
 }

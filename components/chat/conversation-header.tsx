@@ -11,18 +11,23 @@ import {
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { Input } from "@/components/ui/input";
-import type { ConversationDiscovery } from "@/db/schema";
+import type { ConversationView } from "@/lib/chat/conversation-view";
+import { ToolsPanel } from "./tools-panel";
 
-/** Title (renamable), delete, and the integrations found at conversation start, with a way to look again. */
+/**
+ * Title (renamable), delete, the agent, the integrations found at conversation start (with a way to look
+ * again), and the conversation's tool switches.
+ */
 export function ConversationHeader({
   conversationId,
   title,
-  discovery,
+  view,
 }: {
   conversationId: string;
   title: string;
-  discovery: ConversationDiscovery | null;
+  view: ConversationView | null;
 }) {
+  const discovery = view?.discovery ?? null;
   const router = useRouter();
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string>();
@@ -82,6 +87,19 @@ export function ConversationHeader({
         </ConfirmButton>
       </div>
       {error ? <p className="text-xs text-destructive">{error}</p> : null}
+      {view ? (
+        <div className="flex flex-wrap items-start gap-3 text-xs text-muted-foreground">
+          <span className="py-1.5" data-testid="conversation-agent">
+            Agent: <span className="font-medium text-foreground">{view.agentName}</span>
+            {view.requireApproval ? " · asks before running tools" : ""}
+          </span>
+          <ToolsPanel
+            key={`${view.disabledIntegrationIds.join()}|${view.disabledTools.join()}`}
+            conversationId={conversationId}
+            view={view}
+          />
+        </div>
+      ) : null}
       {discovery ? (
         <div className="flex flex-wrap items-center gap-2 text-xs" data-testid="discovery-banner">
           {connected.map((i) => (

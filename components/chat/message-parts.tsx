@@ -1,4 +1,6 @@
 import type { UIMessage } from "ai";
+import { FileText } from "lucide-react";
+import type { ReactNode } from "react";
 import { cn } from "@/lib/cn";
 
 type ToolPart = {
@@ -9,6 +11,7 @@ type ToolPart = {
   input?: unknown;
   output?: unknown;
   errorText?: string;
+  approval?: { id: string; approved?: boolean; reason?: string };
 };
 
 function isToolPart(part: UIMessage["parts"][number]): part is UIMessage["parts"][number] & ToolPart {
@@ -24,8 +27,25 @@ function failed(part: ToolPart): boolean {
   );
 }
 
-/** A message's text, and each tool call with its arguments and result (collapsible), errors marked. */
-export function MessageParts({ message }: { message: UIMessage }) {
+function statusOf(part: ToolPart): string {
+  if (part.state === "approval-requested") return "waiting for approval";
+  if (part.state === "output-denied" || part.approval?.approved === false) return "denied";
+  if (part.state === "output-available" || part.state === "output-error")
+    return failed(part) ? "failed" : "done";
+  return "running…";
+}
+
+/**
+ * A message's text, the resources attached to it, and each tool call with its arguments and result
+ * (collapsible), errors marked; a call waiting for approval shows `renderApproval` and stays open.
+ */
+export function MessageParts({
+  message,
+  renderApproval,
+}: {
+  message: UIMessage;
+  renderApproval?: (toolName: string, approvalId: string) => ReactNode;
+}) {
   return (
     <>
       {message.parts.map((part, index) => {
@@ -37,21 +57,46 @@ export function MessageParts({ message }: { message: UIMessage }) {
             </p>
           );
         }
+        if (part.type === "data-resource") {
+          const data = part.data as { name?: string; uri?: string };
+          return (
+            <p
+              key={key}
+              className="flex items-center gap-1.5 text-xs opacity-90"
+              data-testid="message-attachment"
+            >
+              <FileText className="h-3 w-3" aria-hidden /> {data.name ?? data.uri ?? "Resource"}
+            </p>
+          );
+        }
         if (isToolPart(part)) {
           const name = part.toolName ?? part.type.replace(/^tool-/, "");
           const done = part.state === "output-available" || part.state === "output-error";
+          const waiting = part.state === "approval-requested";
+          const status = statusOf(part);
           return (
             <details
               key={key}
-              className={cn("rounded-md border px-3 py-2 text-sm", failed(part) && "border-destructive/50")}
+              open={waiting || undefined}
+              className={cn(
+                "rounded-md border px-3 py-2 text-sm",
+                (failed(part) || status === "denied") && "border-destructive/50",
+              )}
               data-testid="tool-call"
             >
               <summary className="cursor-pointer">
                 <code className="font-medium">{name}</code>{" "}
-                <span className={cn("text-xs", failed(part) ? "text-destructive" : "text-muted-foreground")}>
-                  {!done ? "running…" : failed(part) ? "failed" : "done"}
+                <span
+                  className={cn(
+                    "text-xs",
+                    failed(part) || status === "denied" ? "text-destructive" : "text-muted-foreground",
+                  )}
+                  data-testid="tool-status"
+                >
+                  {status}
                 </span>
               </summary>
+              {waiting && part.approval && renderApproval ? renderApproval(name, part.approval.id) : null}
               <p className="mt-2 text-xs text-muted-foreground">Arguments</p>
               <pre className="overflow-x-auto rounded bg-muted p-2 text-xs">
                 {JSON.stringify(part.input ?? {}, null, 2)}

@@ -31,6 +31,9 @@ export function planOfflineReply(options: LanguageModelV3CallOptions): OfflineRe
     const result = last.content.find((part) => part.type === "tool-result");
     if (result && result.type === "tool-result") {
       const output = result.output;
+      if (output.type === "execution-denied") {
+        return { kind: "text", text: `You denied \`${result.toolName}\`, so it did not run.` };
+      }
       const value =
         output.type === "json" || output.type === "error-json"
           ? JSON.stringify(output.value, null, 2)

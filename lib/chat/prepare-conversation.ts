@@ -7,6 +7,7 @@ import { McpConnectionError } from "@/lib/mcp/errors";
 import { listIntegrationsForOrg } from "@/lib/mcp/repository";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { ensureDefaultAgent, getAgent } from "./agents";
+import { applyConversationControls } from "./conversation-controls";
 import { type ConversationCapabilities, discoverForConversation } from "./conversation-start";
 import { saveDiscovery } from "./conversations";
 import { nativeTools } from "./native-tools";
@@ -20,13 +21,19 @@ async function integrationIdsOf(db: Database, ctx: UserContext, agent: Agent): P
  * The agent and the tools of a conversation. The first message runs discovery live (conversation start) and
  * stores what it found; later messages rebuild the same tools from the integrations' stored snapshots, so the
  * servers are not asked again, and an integration that failed at start stays out until the user refreshes.
+ * `capabilities` is everything discovered; `active` is what the model gets after the conversation's controls.
  */
 export async function prepareConversation(
   db: Database,
   ctx: UserContext,
   conversation: Conversation,
   options: { refresh?: boolean } = {},
-): Promise<{ agent: Agent; capabilities: ConversationCapabilities; discovery: ConversationDiscovery }> {
+): Promise<{
+  agent: Agent;
+  capabilities: ConversationCapabilities;
+  active: ConversationCapabilities;
+  discovery: ConversationDiscovery;
+}> {
   const agent = conversation.agentId ? await getAgent(db, ctx, conversation.agentId).catch(() => null) : null;
   const resolvedAgent = agent ?? (await ensureDefaultAgent(db, ctx.orgId));
   const ids = await integrationIdsOf(db, ctx, resolvedAgent);
@@ -79,5 +86,11 @@ export async function prepareConversation(
     })),
   };
   if (!stored) await saveDiscovery(db, conversation.id, discovery);
-  return { agent: resolvedAgent, capabilities, discovery };
+  const active = applyConversationControls(capabilities, {
+    disabledIntegrationIds: conversation.disabledIntegrationIds,
+    disabledTools: conversation.disabledTools,
+    requireApproval: resolvedAgent.requireToolApproval,
+    approvedTools: conversation.approvedTools,
+  });
+  return { agent: resolvedAgent, capabilities, active, discovery };
 }

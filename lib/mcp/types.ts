@@ -75,7 +75,11 @@ export interface McpClientPort {
     args: Record<string, unknown>,
   ): Promise<ToolExecutionResult>;
   readResource(config: McpConnectionConfig, uri: string): Promise<ResourceReadResult>;
-  getPrompt(config: McpConnectionConfig, name: string, args: Record<string, string>): Promise<PromptGetResult>;
+  getPrompt(
+    config: McpConnectionConfig,
+    name: string,
+    args: Record<string, string>,
+  ): Promise<PromptGetResult>;
 }
 
 /** One item of a resources/read answer: text, or base64 in `blob`. */

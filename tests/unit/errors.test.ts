@@ -42,4 +42,15 @@ describe("errors", () => {
     vi.restoreAllMocks();
     expect(logged.join("\n")).toContain("unexpected error");
   });
+
+  it("tells a form what an unavailable server said, but hides internal errors", () => {
+    expect(
+      toActionError(new AppError("unavailable:mcp_connection", "The server timed out after 5 s.")),
+    ).toEqual({
+      error: "The server timed out after 5 s.",
+    });
+    expect(toActionError(new AppError("internal:mcp", "stack at /srv/app.js")).error).toMatch(
+      /went wrong on our side/,
+    );
+  });
 });

@@ -1,10 +1,12 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { convertToModelMessages, stepCountIs, streamText, type UIMessage } from "ai";
 import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
+import { authSecret } from "@/lib/auth/secret";
 import { getConversation, saveMessages } from "@/lib/chat/conversations";
 import { chatModel } from "@/lib/chat/model";
 import { prepareConversation } from "@/lib/chat/prepare-conversation";
+import { attachmentForModel } from "@/lib/chat/resource-attachments";
 import { apiRoute } from "@/lib/http/api-route";
 import { readJsonBody } from "@/lib/http/read-json";
 import { logger } from "@/lib/logger";
@@ -22,17 +24,20 @@ export const POST = apiRoute("POST /api/chat", async (request) => {
   const body = parseInput(chatRequestSchema, await readJsonBody(request, 4 * 1024 * 1024));
   const db = getDb();
   const conversation = await getConversation(db, ctx, body.id);
-  const { agent, capabilities } = await prepareConversation(db, ctx, conversation, { refresh: body.refresh });
+  const { agent, active } = await prepareConversation(db, ctx, conversation, { refresh: body.refresh });
   const messages = body.messages as unknown as UIMessage[];
   const { model } = chatModel(agent.model);
   const result = streamText({
     model,
     system: agent.instructions || undefined,
     messages: await convertToModelMessages(messages, {
-      tools: capabilities.tools,
+      tools: active.tools,
       ignoreIncompleteToolCalls: true,
+      convertDataPart: (part) => (part.type === "data-resource" ? attachmentForModel(part.data) : undefined),
     }),
-    tools: capabilities.tools,
+    tools: active.tools,
+    // Approvals come back from the browser; signing them keeps a client from approving a call it never saw.
+    experimental_toolApprovalSecret: createHash("sha256").update(`tool-approval:${authSecret()}`).digest(),
     stopWhen: stepCountIs(MAX_STEPS),
     abortSignal: request.signal,
     onError: ({ error }) =>

@@ -31,7 +31,12 @@ export async function runOnIntegration<T>(
   } catch (error) {
     const durationMs = Math.round(performance.now() - started);
     if (error instanceof AppError) {
-      deps.logger.warn(`${event}Failed`, { ...logFields, code: error.code, message: error.message, durationMs });
+      deps.logger.warn(`${event}Failed`, {
+        ...logFields,
+        code: error.code,
+        message: error.message,
+        durationMs,
+      });
       throw error;
     }
     deps.logger.error(`Unexpected error in ${event}`, { ...logFields, err: error, durationMs });

@@ -93,7 +93,9 @@ describe.each([
   it("reads a resource and renders a prompt with its arguments", async () => {
     const config = await makeConfig();
     const { resources } = await client.listCapabilities(config);
-    const document = resources.find((resource) => resource.uri.startsWith("demo://resource/static/document/"));
+    const document = resources.find((resource) =>
+      resource.uri.startsWith("demo://resource/static/document/"),
+    );
     if (!document) throw new Error("no static document resource");
     const read = await client.readResource(config, document.uri);
     expect(read.contents[0]).toMatchObject({ uri: document.uri });

@@ -76,4 +76,29 @@ describe("offline model", () => {
       text: 'Result of `everything_echo`:\n\n```json\n{\n  "ok": true\n}\n```',
     });
   });
+
+  it("says so when the user denied the call", () => {
+    const reply = planOfflineReply({
+      tools,
+      prompt: [
+        { role: "user", content: [{ type: "text", text: "/call everything_echo {}" }] },
+        {
+          role: "assistant",
+          content: [{ type: "tool-call", toolCallId: "1", toolName: "everything_echo", input: {} }],
+        },
+        {
+          role: "tool",
+          content: [
+            {
+              type: "tool-result",
+              toolCallId: "1",
+              toolName: "everything_echo",
+              output: { type: "execution-denied", reason: "The user denied this tool call." },
+            },
+          ],
+        },
+      ],
+    });
+    expect(reply).toEqual({ kind: "text", text: "You denied `everything_echo`, so it did not run." });
+  });
 });

@@ -92,7 +92,10 @@ export class FakeMcpClient implements McpClientPort {
     args: Record<string, unknown>,
   ) => Promise<ToolExecutionResult> = async () => ({ isError: false, content: [] });
 
-  onReadResource: (config: McpConnectionConfig, uri: string) => Promise<ResourceReadResult> = async (_, uri) => ({
+  onReadResource: (config: McpConnectionConfig, uri: string) => Promise<ResourceReadResult> = async (
+    _,
+    uri,
+  ) => ({
     contents: [{ uri, text: "" }],
   });
 
@@ -124,7 +127,11 @@ export class FakeMcpClient implements McpClientPort {
     return this.onReadResource(config, uri);
   }
 
-  getPrompt(config: McpConnectionConfig, name: string, args: Record<string, string>): Promise<PromptGetResult> {
+  getPrompt(
+    config: McpConnectionConfig,
+    name: string,
+    args: Record<string, string>,
+  ): Promise<PromptGetResult> {
     return this.onGetPrompt(config, name, args);
   }
 }

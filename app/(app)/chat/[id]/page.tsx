@@ -3,8 +3,10 @@ import { notFound } from "next/navigation";
 import { ChatView } from "@/components/chat/chat-view";
 import { getDb } from "@/db/client";
 import { requirePageContext } from "@/lib/auth/request-context";
+import { conversationView } from "@/lib/chat/conversation-view";
 import { getConversation, loadMessages } from "@/lib/chat/conversations";
 import { chatModel } from "@/lib/chat/model";
+import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { NotFoundError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Conversation" };
@@ -12,15 +14,22 @@ export const metadata: Metadata = { title: "Conversation" };
 export default async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
   const ctx = await requirePageContext();
   const { id } = await params;
+  const db = getDb();
   try {
-    const conversation = await getConversation(getDb(), ctx, id);
-    const messages = await loadMessages(getDb(), conversation.id);
+    const conversation = await getConversation(db, ctx, id);
+    const messages = await loadMessages(db, conversation.id);
+    // Once conversation start has run, its stored result rebuilds the view without asking the servers again.
+    const prepared = conversation.discovery ? await prepareConversation(db, ctx, conversation) : null;
     return (
       <ChatView
         conversationId={conversation.id}
         title={conversation.title}
         initialMessages={messages}
-        discovery={conversation.discovery ?? null}
+        view={
+          prepared
+            ? conversationView(prepared.agent, conversation, prepared.capabilities, prepared.discovery)
+            : null
+        }
         offline={chatModel(null).offline}
       />
     );

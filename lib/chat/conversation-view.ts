@@ -1,0 +1,67 @@
+import type { Agent, Conversation, ConversationDiscovery } from "@/db/schema";
+import type { McpPromptArgument } from "@/lib/mcp/types";
+import type { ConversationCapabilities } from "./conversation-start";
+
+export interface ConversationToolView {
+  name: string;
+  description: string;
+  /** Null for the built-in tools. */
+  integrationId: string | null;
+  enabled: boolean;
+}
+
+/** What the chat UI shows about a conversation's capabilities; plain data for the browser, no secrets. */
+export interface ConversationView {
+  agentName: string;
+  discovery: ConversationDiscovery | null;
+  tools: ConversationToolView[];
+  resources: { integrationId: string; uri: string; name: string; description?: string; mimeType?: string }[];
+  prompts: { integrationId: string; name: string; description?: string; arguments: McpPromptArgument[] }[];
+  disabledIntegrationIds: string[];
+  disabledTools: string[];
+  requireApproval: boolean;
+}
+
+export function conversationView(
+  agent: Agent,
+  conversation: Conversation,
+  all: ConversationCapabilities,
+  discovery: ConversationDiscovery | null,
+): ConversationView {
+  const offIntegrations = new Set(conversation.disabledIntegrationIds);
+  const offTools = new Set(conversation.disabledTools);
+  const on = (integrationId: string) => !offIntegrations.has(integrationId);
+  return {
+    agentName: agent.name,
+    discovery,
+    tools: Object.entries(all.tools).map(([name, tool]) => {
+      const integrationId = all.mcpToolOrigins[name]?.integrationId ?? null;
+      return {
+        name,
+        description: tool.description ?? "",
+        integrationId,
+        enabled: !offTools.has(name) && (integrationId === null || on(integrationId)),
+      };
+    }),
+    resources: all.resources
+      .filter((resource) => on(resource.integrationId))
+      .map(({ integrationId, uri, name, description, mimeType }) => ({
+        integrationId,
+        uri,
+        name,
+        description,
+        mimeType,
+      })),
+    prompts: all.prompts
+      .filter((prompt) => on(prompt.integrationId))
+      .map(({ integrationId, name, description, arguments: args }) => ({
+        integrationId,
+        name,
+        description,
+        arguments: args,
+      })),
+    disabledIntegrationIds: conversation.disabledIntegrationIds,
+    disabledTools: conversation.disabledTools,
+    requireApproval: agent.requireToolApproval,
+  };
+}

@@ -1,0 +1,67 @@
+import { z } from "zod";
+import type { Database } from "@/db/client";
+import type { UserContext } from "@/lib/auth/context";
+import { NotFoundError } from "@/lib/errors";
+import type { McpResourceContents } from "@/lib/mcp/types";
+import { mcpUseCases } from "@/lib/mcp/use-cases";
+import { parseInput } from "@/lib/validation";
+import type { ConversationCapabilities } from "./conversation-start";
+
+/** How much of a resource's text goes into the conversation; the rest is cut with a marker. */
+export const ATTACHMENT_MAX_CHARS = 100_000;
+
+export const resourceAttachmentSchema = z.object({
+  integrationId: z.uuid(),
+  uri: z.string().min(1).max(2048),
+  name: z.string().max(300),
+  mimeType: z.string().max(200).optional(),
+  text: z.string().max(ATTACHMENT_MAX_CHARS + 200),
+  truncated: z.boolean(),
+});
+
+/** A resource read at the moment it was attached, kept with the user's message as a `data-resource` part. */
+export type ResourceAttachment = z.infer<typeof resourceAttachmentSchema>;
+
+const readRequestSchema = z.object({
+  integrationId: z.uuid({ error: "Choose a resource of this conversation." }),
+  uri: z.string().min(1, { error: "Choose a resource of this conversation." }).max(2048),
+});
+
+function describeContents(item: McpResourceContents): string {
+  if (typeof item.text === "string") return item.text;
+  const size = item.blob ? Math.round((item.blob.length * 3) / 4 / 1024) : 0;
+  return `[binary content: ${item.mimeType ?? "unknown type"}, ${size} KB]`;
+}
+
+/** Reads a resource the conversation's integrations listed, so it can be attached to a message. */
+export async function readResourceAttachment(
+  db: Database,
+  ctx: UserContext,
+  capabilities: Pick<ConversationCapabilities, "resources">,
+  input: unknown,
+): Promise<ResourceAttachment> {
+  const { integrationId, uri } = parseInput(readRequestSchema, input);
+  const resource = capabilities.resources.find((r) => r.integrationId === integrationId && r.uri === uri);
+  if (!resource) throw new NotFoundError("That resource");
+  const read = await mcpUseCases(db).readResource.execute(ctx, { integrationId, uri });
+  const whole = read.contents.map(describeContents).join("\n\n");
+  const truncated = whole.length > ATTACHMENT_MAX_CHARS;
+  return {
+    integrationId,
+    uri,
+    name: resource.name,
+    mimeType: resource.mimeType ?? read.contents[0]?.mimeType,
+    text: truncated
+      ? `${whole.slice(0, ATTACHMENT_MAX_CHARS)}\n[… truncated: ${(whole.length - ATTACHMENT_MAX_CHARS).toLocaleString("en")} more characters]`
+      : whole,
+    truncated,
+  };
+}
+
+/** The text the model reads for an attached resource. */
+export function attachmentForModel(data: unknown): { type: "text"; text: string } | undefined {
+  const parsed = resourceAttachmentSchema.safeParse(data);
+  if (!parsed.success) return undefined;
+  const { name, uri, text } = parsed.data;
+  return { type: "text", text: `Attached resource "${name}" (${uri}):\n\n${text}` };
+}
