@@ -8,11 +8,12 @@ export function chatModel(agentModel: string | null): {
   model: LanguageModel;
   offline: boolean;
   name: string;
+  baseURL?: string;
 } {
   const env = getEnv();
   if (!env.OPENAI_API_KEY && !env.OPENAI_BASE_URL)
     return { model: offlineModel(), offline: true, name: "offline" };
   const provider = createOpenAI({ apiKey: env.OPENAI_API_KEY ?? "not-needed", baseURL: env.OPENAI_BASE_URL });
   const name = agentModel ?? env.CHAT_MODEL;
-  return { model: provider.chat(name), offline: false, name };
+  return { model: provider.chat(name), offline: false, name, baseURL: env.OPENAI_BASE_URL };
 }

@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { type Agent, type Conversation, type ConversationDiscovery, mcpIntegrations } from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
-import { logger } from "@/lib/logger";
+import { type Logger, logger } from "@/lib/logger";
 import { McpConnectionError } from "@/lib/mcp/errors";
 import { listIntegrationsForOrg } from "@/lib/mcp/repository";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
@@ -11,6 +11,11 @@ import { applyConversationControls } from "./conversation-controls";
 import { type ConversationCapabilities, discoverForConversation } from "./conversation-start";
 import { saveDiscovery } from "./conversations";
 import { nativeTools } from "./native-tools";
+
+// Rebuilding tools from the stored snapshot is not a discovery: its known failures are not news each turn.
+function quietly(log: Logger): Logger {
+  return { ...log, info: log.debug, warn: log.debug };
+}
 
 async function integrationIdsOf(db: Database, ctx: UserContext, agent: Agent): Promise<string[]> {
   if (agent.mcpIntegrationIds) return agent.mcpIntegrationIds;
@@ -67,12 +72,13 @@ export async function prepareConversation(
         ).map((row) => [row.id, row])
       : [],
   );
+  const startLogger = logger.child({ component: "chat.start", conversationId: conversation.id });
   const capabilities = await discoverForConversation(
     {
       discover: stored ? snapshotDiscover : discover,
       execute,
       integrationSlugs: async () => new Map([...names].map(([id, row]) => [id, row.slug])),
-      logger: logger.child({ component: "chat.start", conversationId: conversation.id }),
+      logger: stored ? quietly(startLogger) : startLogger,
     },
     ctx,
     { id: resolvedAgent.id, mcpIntegrationIds: ids },

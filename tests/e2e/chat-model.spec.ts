@@ -7,6 +7,14 @@ import { IntegrationsPage } from "./pages/integrations";
 test.use({ baseURL: `http://127.0.0.1:${modelAppPort}` });
 const llm = `http://127.0.0.1:${scriptedLlmPort}`;
 
+async function signIn(page: Page) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill("mo@example.com");
+  await page.getByLabel("Password").fill("model tests");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("page-title")).toBeVisible();
+}
+
 async function script(page: Page, steps: unknown[]) {
   const response = await page.request.post(`${llm}/__script`, { data: { steps } });
   expect(response.ok()).toBe(true);
@@ -67,11 +75,7 @@ test.describe
     });
 
     test("a failing tool's error reaches the model, which explains it", async ({ page }) => {
-      await page.goto("/login");
-      await page.getByLabel("Email").fill("mo@example.com");
-      await page.getByLabel("Password").fill("model tests");
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await expect(page.getByTestId("page-title")).toBeVisible();
+      await signIn(page);
       await script(page, [
         { toolCalls: [{ name: "node_knowledge_retriever", arguments: { node_names: [] } }] },
         { text: "The knowledge tool needs at least one node name." },
@@ -90,5 +94,66 @@ test.describe
         requests: { messages: unknown[] }[];
       };
       expect(JSON.stringify(requests[1]?.messages.at(-1))).toContain("node_names is required");
+    });
+    test("a prompt runs as a slash command, and an attached resource reaches the model", async ({ page }) => {
+      await signIn(page);
+      await script(page, [
+        { text: "It is sunny in Lisbon." },
+        { text: "The architecture document describes the layout." },
+      ]);
+      await page.goto("/chat");
+      await page.getByRole("button", { name: "New conversation" }).click();
+      await expect(page.getByTestId("tools-panel")).toBeVisible({ timeout: 30_000 });
+
+      const input = page.getByLabel("Message", { exact: true });
+      await input.fill("/args");
+      await page.getByRole("option", { name: /\/args-prompt/ }).click();
+      const form = page.getByRole("form", { name: "Arguments of /args-prompt" });
+      await form.getByLabel("city", { exact: true }).fill("Lisbon");
+      await form.getByRole("button", { name: "Use prompt" }).click();
+      await expect(page.getByTestId("message-user").last()).toContainText("What's weather in Lisbon?");
+      await expect(page.getByTestId("message-assistant").last()).toContainText("sunny in Lisbon", {
+        timeout: 30_000,
+      });
+
+      await input.fill("Summarize @architecture");
+      await page.getByRole("option", { name: /architecture\.md/ }).click();
+      await expect(input).toHaveValue("Summarize ");
+      const chip = page.getByTestId("attachment");
+      await expect(chip).toContainText("architecture.md");
+      await expect(chip.locator(".animate-spin")).toHaveCount(0);
+      await input.press("Enter");
+      await expect(page.getByTestId("message-assistant").last()).toContainText("describes the layout", {
+        timeout: 30_000,
+      });
+      await expect(page.getByTestId("message-user").last().getByTestId("message-attachment")).toContainText(
+        "architecture.md",
+      );
+
+      const { requests } = (await (await page.request.get(`${llm}/__requests`)).json()) as {
+        requests: { messages: { role: string; content: unknown }[] }[];
+      };
+      expect(JSON.stringify(requests[0]?.messages.at(-1))).toContain("What's weather in Lisbon?");
+      const attached = JSON.stringify(requests[1]?.messages.at(-1));
+      expect(attached).toContain("Summarize");
+      expect(attached).toContain('Attached resource \\"architecture.md\\"');
+
+      await page.reload();
+      await expect(page.getByTestId("message-user")).toHaveCount(2);
+      await expect(page.getByTestId("message-attachment")).toContainText("architecture.md");
+    });
+    test("a model the server does not have gives a clear message in the chat", async ({ page }) => {
+      await signIn(page);
+      await script(page, [{ error: { status: 404, message: "The model `scripted-model` does not exist" } }]);
+      await page.goto("/chat");
+      await page.getByRole("button", { name: "New conversation" }).click();
+      const input = page.getByLabel("Message", { exact: true });
+      await input.fill("Anyone there?");
+      await input.press("Enter");
+      await expect(page.getByRole("alert")).toContainText(
+        'has no model "scripted-model" (HTTP 404). Check the agent\'s model or CHAT_MODEL.',
+        { timeout: 30_000 },
+      );
+      await expect(page.getByTestId("message-user")).toContainText("Anyone there?");
     });
   });

@@ -53,4 +53,22 @@ test("offline chat: discovery at start, /call runs a real MCP tool, and the conv
   await expect(page.getByTestId("discovery-banner")).toContainText(/Everything: \d+ tools/);
   await page.goto("/chat");
   await expect(page.getByTestId("conversation-row")).toContainText("Echo experiments");
+
+  // A tool switched off for the conversation is no longer offered to the model.
+  await page.getByTestId("conversation-row").click();
+  const panel = page.getByTestId("tools-panel");
+  await panel.locator("summary").click();
+  const echo = panel.getByRole("checkbox", { name: "everything_echo" });
+  await echo.uncheck();
+  await expect(panel.locator("summary")).not.toContainText("…");
+  await page.reload();
+  await page.getByTestId("tools-panel").locator("summary").click();
+  await expect(
+    page.getByTestId("tools-panel").getByRole("checkbox", { name: "everything_echo" }),
+  ).not.toBeChecked();
+  await input.fill('/call everything_echo {"message": "off"}');
+  await input.press("Enter");
+  await expect(page.getByTestId("message-assistant").last()).toContainText(
+    "There is no tool named `everything_echo`",
+  );
 });

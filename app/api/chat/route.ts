@@ -5,6 +5,7 @@ import { requireApiContext } from "@/lib/auth/request-context";
 import { authSecret } from "@/lib/auth/secret";
 import { getConversation, saveMessages } from "@/lib/chat/conversations";
 import { chatModel } from "@/lib/chat/model";
+import { describeModelError } from "@/lib/chat/model-errors";
 import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { attachmentForModel } from "@/lib/chat/resource-attachments";
 import { apiRoute } from "@/lib/http/api-route";
@@ -26,7 +27,7 @@ export const POST = apiRoute("POST /api/chat", async (request) => {
   const conversation = await getConversation(db, ctx, body.id);
   const { agent, active } = await prepareConversation(db, ctx, conversation, { refresh: body.refresh });
   const messages = body.messages as unknown as UIMessage[];
-  const { model } = chatModel(agent.model);
+  const { model, name, baseURL } = chatModel(agent.model);
   const result = streamText({
     model,
     system: agent.instructions || undefined,
@@ -49,6 +50,6 @@ export const POST = apiRoute("POST /api/chat", async (request) => {
     onFinish: async ({ messages: finished }) => {
       await saveMessages(db, conversation, finished);
     },
-    onError: () => "The model could not answer. Check the model settings, or try again.",
+    onError: (error) => describeModelError(error, { name, baseURL }),
   });
 });
