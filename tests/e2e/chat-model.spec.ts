@@ -150,7 +150,7 @@ test.describe
       const input = page.getByLabel("Message", { exact: true });
       await input.fill("Anyone there?");
       await input.press("Enter");
-      await expect(page.getByRole("alert")).toContainText(
+      await expect(page.getByRole("alert").filter({ hasText: "model server" })).toContainText(
         'has no model "scripted-model" (HTTP 404). Check the agent\'s model or CHAT_MODEL.',
         { timeout: 30_000 },
       );
