@@ -53,6 +53,21 @@ export const envSchema = z.object({
   ),
   MCP_ALLOW_STDIO: booleanFlag.default(false),
   MCP_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
+  /** Host names the MCP gateway answers besides localhost (DNS rebinding protection), comma-separated. */
+  MCP_ALLOWED_HOSTS: optionalString
+    .refine(
+      (value) =>
+        value === undefined || /^[a-z0-9.:[\]-]+(,[a-z0-9.:[\]-]+)*$/i.test(value.replace(/\s/g, "")),
+      {
+        message: "must be host names separated by commas, like switchboard.example.com,mcp.example.com",
+      },
+    )
+    .transform((value) =>
+      (value ?? "")
+        .split(",")
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   MCP_TIMEOUT_MS: optionalString
     .refine((value) => value === undefined || /^\d+$/.test(value), {
       message: "must be a whole number of milliseconds",

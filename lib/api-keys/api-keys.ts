@@ -18,7 +18,11 @@ export interface ApiKeyView {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  metaToolsOnly: boolean;
 }
+
+/** An API request's context, with what its key allows. */
+export type ApiKeyContext = RequestContext & { apiKeyId: string; metaToolsOnly: boolean };
 
 const keyNameSchema = z
   .string({ error: "Enter a name for the key." })
@@ -27,9 +31,17 @@ const keyNameSchema = z
   .max(60, { error: "Use at most 60 characters for the name." });
 
 /** Creates a key for the context's organization; the key itself is returned once and stored only as a hash. */
-export async function createApiKey(db: Database, ctx: RequestContext, input: { name: unknown }) {
+export async function createApiKey(
+  db: Database,
+  ctx: RequestContext,
+  input: { name: unknown; metaToolsOnly?: unknown },
+) {
   requireAdmin(ctx);
   const name = parseInput(keyNameSchema, input.name);
+  const metaToolsOnly = parseInput(
+    z.boolean({ error: "metaToolsOnly is true or false." }).default(false),
+    input.metaToolsOnly,
+  );
   const prefix = randomBytes(6).toString("base64url").replace(/[-_]/g, "x").slice(0, 8);
   const key = `sb_${prefix}_${randomBytes(24).toString("base64url")}`;
   const [row] = await db
@@ -40,6 +52,7 @@ export async function createApiKey(db: Database, ctx: RequestContext, input: { n
       prefix: `sb_${prefix}`,
       keyHash: hashKey(key),
       createdBy: ctx.userId ?? null,
+      metaToolsOnly,
     })
     .returning();
   if (!row) throw new Error("insert returned no row");
@@ -54,6 +67,7 @@ function toView(row: typeof apiKeys.$inferSelect): ApiKeyView {
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,
+    metaToolsOnly: row.metaToolsOnly,
   };
 }
 
@@ -83,22 +97,30 @@ export async function revokeApiKey(db: Database, ctx: RequestContext, id: string
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** The context of a request authenticated with `Authorization: Bearer <key>`; the key's organization is the tenant. */
-export async function authenticateApiKey(
-  db: Database,
-  authorization: string | null,
-): Promise<RequestContext> {
+export async function authenticateApiKey(db: Database, authorization: string | null): Promise<ApiKeyContext> {
   const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
   const key = match?.[1];
   if (!key || !KEY_PATTERN.test(key)) {
     throw new UnauthorizedError("Send a valid API key as `Authorization: Bearer <key>`.");
   }
   const [row] = await db
-    .select({ id: apiKeys.id, organizationId: apiKeys.organizationId, lastUsedAt: apiKeys.lastUsedAt })
+    .select({
+      id: apiKeys.id,
+      organizationId: apiKeys.organizationId,
+      lastUsedAt: apiKeys.lastUsedAt,
+      metaToolsOnly: apiKeys.metaToolsOnly,
+    })
     .from(apiKeys)
     .where(and(eq(apiKeys.keyHash, hashKey(key)), isNull(apiKeys.revokedAt)));
   if (!row) throw new UnauthorizedError("This API key is not valid or has been revoked.");
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, row.id));
   }
-  return { apiKeyId: row.id, orgId: row.organizationId, role: "member", isSuperadmin: false };
+  return {
+    apiKeyId: row.id,
+    orgId: row.organizationId,
+    role: "member",
+    isSuperadmin: false,
+    metaToolsOnly: row.metaToolsOnly,
+  };
 }

@@ -75,11 +75,19 @@ export interface McpClientPort {
     args: Record<string, unknown>,
   ): Promise<ToolExecutionResult>;
   readResource(config: McpConnectionConfig, uri: string): Promise<ResourceReadResult>;
+  listResourceTemplates(config: McpConnectionConfig): Promise<McpResourceTemplate[]>;
   getPrompt(
     config: McpConnectionConfig,
     name: string,
     args: Record<string, string>,
   ): Promise<PromptGetResult>;
+}
+
+export interface McpResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  description?: string;
+  mimeType?: string;
 }
 
 /** One item of a resources/read answer: text, or base64 in `blob`. */

@@ -5,6 +5,7 @@ import type {
   McpContent,
   McpPrompt,
   McpResource,
+  McpResourceTemplate,
   McpTool,
   PromptGetResult,
   ResourceReadResult,
@@ -133,6 +134,26 @@ export class SdkMcpClient implements McpClientPort {
         ...("blob" in item && typeof item.blob === "string" ? { blob: item.blob } : {}),
       })),
     };
+  }
+
+  listResourceTemplates(config: McpConnectionConfig): Promise<McpResourceTemplate[]> {
+    return this.run(config, async (client) => {
+      if (!client.getServerCapabilities()?.resources) return [];
+      return collectPages<McpResourceTemplate>(async (cursor) => {
+        const page = await client.listResourceTemplates(cursor ? { cursor } : {}, {
+          timeout: config.timeoutMs,
+        });
+        return {
+          items: page.resourceTemplates.map(({ uriTemplate, name, description, mimeType }) => ({
+            uriTemplate,
+            name,
+            description,
+            mimeType,
+          })),
+          nextCursor: page.nextCursor,
+        };
+      });
+    });
   }
 
   async getPrompt(

@@ -7,7 +7,7 @@ import type { McpClientPort } from "../types";
 import { DiscoverMcpCapabilities } from "./discover-mcp-capabilities";
 import { ExecuteMcpTool } from "./execute-mcp-tool";
 import { GetMcpPrompt } from "./get-mcp-prompt";
-import { ReadMcpResource } from "./read-mcp-resource";
+import { ListMcpResourceTemplates, ReadMcpResource } from "./read-mcp-resource";
 
 /** The use cases wired to the real database, the shared pooled client and the structured logger. */
 export function mcpUseCases(db: Database, client: McpClientPort = getMcpClient()) {
@@ -16,6 +16,10 @@ export function mcpUseCases(db: Database, client: McpClientPort = getMcpClient()
     discover: new DiscoverMcpCapabilities({ ...deps, logger: logger.child({ component: "mcp.discover" }) }),
     execute: new ExecuteMcpTool({ ...deps, logger: logger.child({ component: "mcp.execute" }) }),
     readResource: new ReadMcpResource({ ...deps, logger: logger.child({ component: "mcp.resources" }) }),
+    listResourceTemplates: new ListMcpResourceTemplates({
+      ...deps,
+      logger: logger.child({ component: "mcp.resources" }),
+    }),
     getPrompt: new GetMcpPrompt({ ...deps, logger: logger.child({ component: "mcp.prompts" }) }),
   };
 }

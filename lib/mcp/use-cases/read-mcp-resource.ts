@@ -1,5 +1,5 @@
 import type { RequestContext } from "@/lib/auth/context";
-import type { ResourceReadResult } from "../types";
+import type { McpResourceTemplate, ResourceReadResult } from "../types";
 import type { McpUseCaseDeps } from "./check-integration-access";
 import { runOnIntegration } from "./run-on-integration";
 
@@ -21,6 +21,26 @@ export class ReadMcpResource {
       { uri: query.uri },
       (config) => this.deps.client.readResource(config, query.uri),
       (result) => ({ contentCount: result.contents.length }),
+    );
+  }
+}
+
+/** Lists an integration's resource templates (resources/templates/list). */
+export class ListMcpResourceTemplates {
+  constructor(private readonly deps: McpUseCaseDeps) {}
+
+  execute(
+    ctx: RequestContext | null | undefined,
+    query: { integrationId: string },
+  ): Promise<McpResourceTemplate[]> {
+    return runOnIntegration(
+      this.deps,
+      ctx,
+      query.integrationId,
+      "resourceTemplatesListed",
+      {},
+      (config) => this.deps.client.listResourceTemplates(config),
+      (templates) => ({ templateCount: templates.length }),
     );
   }
 }

@@ -4,6 +4,7 @@ import type { DiscoveryOutcome, McpIntegration, McpIntegrationsRepositoryPort } 
 import type {
   McpClientPort,
   McpConnectionConfig,
+  McpResourceTemplate,
   PromptGetResult,
   ResourceReadResult,
   ToolExecutionResult,
@@ -121,6 +122,10 @@ export class FakeMcpClient implements McpClientPort {
   ): Promise<ToolExecutionResult> {
     this.executeToolCalls.push({ config, name, args });
     return this.onExecuteTool(config, name, args);
+  }
+
+  listResourceTemplates(): Promise<McpResourceTemplate[]> {
+    return Promise.resolve([]);
   }
 
   readResource(config: McpConnectionConfig, uri: string): Promise<ResourceReadResult> {

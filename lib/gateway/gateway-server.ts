@@ -1,0 +1,222 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { Database } from "@/db/client";
+import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
+import { AppError } from "@/lib/errors";
+import { logger } from "@/lib/logger";
+import { listIntegrationsForOrg, type McpIntegration } from "@/lib/mcp/repository";
+import { mcpUseCases } from "@/lib/mcp/use-cases";
+import { invokeTool, listTools, UnknownToolError } from "@/lib/tools/catalog";
+import { integrationToolName } from "@/lib/tools/tool-names";
+import { CALL_TOOL, FIND_TOOLS, findTools, metaTools } from "./meta-tools";
+import { gatewayResourceUri, parseGatewayResourceUri } from "./resource-names";
+
+const log = logger.child({ component: "gateway" });
+
+const findArgs = z.object({
+  query: z.string({ error: "query must be a string" }).max(500).default(""),
+  limit: z.number().int().min(1).max(50).default(10),
+});
+const callArgs = z.object({
+  name: z.string({ error: "name (the tool to call) is required" }).min(1),
+  arguments: z.record(z.string(), z.unknown()).default({}),
+});
+
+const errorResult = (text: string): CallToolResult => ({ isError: true, content: [{ type: "text", text }] });
+
+function asJsonResult(value: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
+}
+
+/** A catalog call as an MCP result: every failure is an error result the client can read, never a crash. */
+async function callCatalogTool(
+  db: Database,
+  ctx: ApiKeyContext,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  try {
+    const result = await invokeTool(db, ctx, name, args, { surface: "gateway" });
+    const content = result.content.length
+      ? result.content
+      : [
+          {
+            type: "text",
+            text: result.errorMessage ?? (result.isError ? "The tool reported an error." : ""),
+          },
+        ];
+    return {
+      content: content as CallToolResult["content"],
+      ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
+      ...(result.isError ? { isError: true } : {}),
+    };
+  } catch (error) {
+    if (error instanceof UnknownToolError) return errorResult(`Unknown tool: ${name}`);
+    if (error instanceof AppError && error.type !== "internal") return errorResult(error.message);
+    log.error("gateway tool call failed", { tool: name, orgId: ctx.orgId, err: error });
+    return errorResult("Tool execution failed.");
+  }
+}
+
+function invalidParams(message: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, message);
+}
+
+/** Upstream failures in a resource read or prompt become MCP errors with the message, never internals. */
+function upstreamError(error: unknown): McpError {
+  if (error instanceof McpError) return error;
+  if (error instanceof AppError && error.type !== "internal")
+    return new McpError(ErrorCode.InternalError, error.message);
+  return new McpError(ErrorCode.InternalError, "The integration failed to answer.");
+}
+
+/**
+ * One MCP server for one request, scoped to the API key's organization: the catalog's tools (or only the
+ * meta-tools, for keys set that way), and the enabled integrations' resources and prompts, renamed so each
+ * leads back to its integration.
+ */
+export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
+  const server = new Server(
+    { name: "switchboard", title: "Switchboard", version: "0.1.0" },
+    {
+      capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
+      instructions:
+        "The organization's tools, resources and prompts from every connected MCP server. Use find_tools to search for a tool and call_tool to run one by name.",
+    },
+  );
+  let integrations: Promise<McpIntegration[]> | undefined;
+  const enabledIntegrations = () => {
+    integrations ??= listIntegrationsForOrg(db, ctx.orgId).then((rows) => rows.filter((row) => row.enabled));
+    return integrations;
+  };
+  const useCases = mcpUseCases(db);
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const tools = ctx.metaToolsOnly ? [] : await listTools(db, ctx);
+    return {
+      tools: [...metaTools, ...tools].map(({ name, description, inputSchema }) => ({
+        name,
+        description,
+        inputSchema: inputSchema as { type: "object" },
+      })),
+    };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name } = request.params;
+    const args = request.params.arguments ?? {};
+    if (name === FIND_TOOLS) {
+      const parsed = findArgs.safeParse(args);
+      if (!parsed.success) return errorResult(parsed.error.issues.map((issue) => issue.message).join("; "));
+      const found = findTools(await listTools(db, ctx), parsed.data.query, parsed.data.limit);
+      return asJsonResult({
+        tools: found.map(({ name: toolName, description, inputSchema }) => ({
+          name: toolName,
+          description,
+          inputSchema,
+        })),
+      });
+    }
+    if (name === CALL_TOOL) {
+      const parsed = callArgs.safeParse(args);
+      if (!parsed.success) return errorResult(parsed.error.issues.map((issue) => issue.message).join("; "));
+      return callCatalogTool(db, ctx, parsed.data.name, parsed.data.arguments);
+    }
+    return callCatalogTool(db, ctx, name, args);
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: (await enabledIntegrations()).flatMap((integration) =>
+      (integration.discovered?.resources ?? []).map((resource) => ({
+        ...resource,
+        uri: gatewayResourceUri(integration.slug, resource.uri),
+      })),
+    ),
+  }));
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => {
+    const rows = await enabledIntegrations();
+    // Asked live (templates are not in the stored discovery); a failing server only loses its own templates.
+    const listed = await Promise.allSettled(
+      rows.map((row) => useCases.listResourceTemplates.execute(ctx, { integrationId: row.id })),
+    );
+    return {
+      resourceTemplates: listed.flatMap((result, index) => {
+        const row = rows[index] as McpIntegration;
+        if (result.status === "rejected") return [];
+        return result.value.map((template) => ({
+          ...template,
+          uriTemplate: gatewayResourceUri(row.slug, template.uriTemplate),
+        }));
+      }),
+    };
+  });
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const parsed = parseGatewayResourceUri(request.params.uri);
+    const integration = parsed && (await enabledIntegrations()).find((row) => row.slug === parsed.slug);
+    if (!parsed || !integration) throw invalidParams(`Resource not found: ${request.params.uri}`);
+    const read = await useCases.readResource
+      .execute(ctx, { integrationId: integration.id, uri: parsed.upstreamUri })
+      .catch((error: unknown) => {
+        throw upstreamError(error);
+      });
+    return {
+      contents: read.contents.map((item) => ({
+        ...item,
+        uri: gatewayResourceUri(integration.slug, item.uri),
+      })) as { uri: string; text: string }[],
+    };
+  });
+
+  const promptsByName = async () => {
+    const entries = new Map<string, { integration: McpIntegration; prompt: string }>();
+    const prompts = [];
+    for (const integration of await enabledIntegrations()) {
+      for (const prompt of integration.discovered?.prompts ?? []) {
+        const name = integrationToolName(integration.slug, prompt.name);
+        if (entries.has(name)) continue;
+        entries.set(name, { integration, prompt: prompt.name });
+        prompts.push({ ...prompt, name, description: prompt.description });
+      }
+    }
+    return { entries, prompts };
+  };
+
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: (await promptsByName()).prompts,
+  }));
+
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    const entry = (await promptsByName()).entries.get(request.params.name);
+    if (!entry) throw invalidParams(`Prompt not found: ${request.params.name}`);
+    const result = await useCases.getPrompt
+      .execute(ctx, {
+        integrationId: entry.integration.id,
+        name: entry.prompt,
+        arguments: request.params.arguments ?? {},
+      })
+      .catch((error: unknown) => {
+        throw upstreamError(error);
+      });
+    return result as { messages: { role: "user"; content: { type: "text"; text: string } }[] };
+  });
+
+  // Stateless: there is no session to keep a level in, so the request is accepted and logging stays as is.
+  server.setRequestHandler(SetLevelRequestSchema, async () => ({}));
+
+  return server;
+}

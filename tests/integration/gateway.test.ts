@@ -1,0 +1,225 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DELETE, GET, POST } from "@/app/api/mcp/route";
+import type { DatabaseHandle } from "@/db/client";
+import { createApiKey } from "@/lib/api-keys/api-keys";
+import type { UserContext } from "@/lib/auth/context";
+import { getMcpClient } from "@/lib/mcp/client/shared-client";
+import { createIntegration, testIntegration } from "@/lib/mcp/integrations-service";
+import { registerOwners } from "./org-users";
+import { createTestDatabase } from "./test-db";
+
+// The gateway's route handler, called by the SDK's own client through a fetch that goes straight to it.
+const ENDPOINT = "http://localhost:3000/api/mcp";
+const route = (request: Request) => POST(request, { params: Promise.resolve({}) });
+const gatewayFetch = (url: string | URL, init?: RequestInit) => {
+  const request = new Request(url, init);
+  // A server always sees a Host header; fetch would only add it on the wire.
+  request.headers.set("host", new URL(url).host);
+  return route(request);
+};
+
+let handle: DatabaseHandle & { db: DatabaseHandle["db"] };
+let a: UserContext;
+let b: UserContext;
+let keyA: string;
+let metaKeyA: string;
+let keyB: string;
+const clients: Client[] = [];
+
+async function connect(key: string): Promise<Client> {
+  const client = new Client({ name: "gateway-test", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(ENDPOINT), {
+      fetch: gatewayFetch,
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    }),
+  );
+  clients.push(client);
+  return client;
+}
+
+const textOf = (result: unknown) =>
+  ((result as CallToolResult).content ?? []).map((part) => (part.type === "text" ? part.text : "")).join("");
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  (globalThis as { switchboardDb?: DatabaseHandle }).switchboardDb = handle;
+  [a, b] = (await registerOwners(handle.db, "Ada", "Bo")) as [UserContext, UserContext];
+  const everything = await createIntegration(handle.db, a, { source: "catalog", catalogKey: "everything" });
+  await testIntegration(handle.db, a, everything.id);
+  await createIntegration(handle.db, a, {
+    source: "custom",
+    name: "Gone",
+    transport: "streamable-http",
+    url: "http://no-such-host.invalid/mcp",
+    timeoutMs: 2000,
+  });
+  keyA = (await createApiKey(handle.db, a, { name: "gateway" })).key;
+  metaKeyA = (await createApiKey(handle.db, a, { name: "meta", metaToolsOnly: true })).key;
+  keyB = (await createApiKey(handle.db, b, { name: "other org" })).key;
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  await getMcpClient().pool.closeAll();
+  (globalThis as { switchboardDb?: DatabaseHandle }).switchboardDb = undefined;
+  await handle?.close();
+});
+
+describe("the MCP gateway", () => {
+  it("lists the meta-tools, built-ins and integration tools under unique, valid names", async () => {
+    const client = await connect(keyA);
+    expect(client.getServerVersion()?.name).toBe("switchboard");
+    const { tools } = await client.listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(names.slice(0, 2)).toEqual(["find_tools", "call_tool"]);
+    expect(names).toEqual(
+      expect.arrayContaining(["node_knowledge_retriever", "everything_echo", "everything_get-sum"]),
+    );
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    for (const tool of tools) expect(tool.inputSchema.type).toBe("object");
+    await expect(client.ping()).resolves.toEqual({});
+    await expect(client.setLoggingLevel("debug")).resolves.toEqual({});
+  });
+
+  it("routes tool calls by name, and answers every failure as an error result", async () => {
+    const client = await connect(keyA);
+    expect(textOf(await client.callTool({ name: "everything_echo", arguments: { message: "hi" } }))).toBe(
+      "Echo: hi",
+    );
+    const unknown = await client.callTool({ name: "nope", arguments: {} });
+    expect(unknown).toMatchObject({ isError: true, content: [{ type: "text", text: "Unknown tool: nope" }] });
+    const bad = await client.callTool({ name: "everything_get-sum", arguments: { a: "x" } });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/a|b/);
+  });
+
+  it("finds tools by keywords and calls them through call_tool", async () => {
+    const client = await connect(keyA);
+    const found = await client.callTool({ name: "find_tools", arguments: { query: "echo", limit: 3 } });
+    const tools = (found.structuredContent as { tools: { name: string; inputSchema: unknown }[] }).tools;
+    expect(tools[0]?.name).toBe("everything_echo");
+    expect(tools[0]?.inputSchema).toMatchObject({ type: "object" });
+    const called = await client.callTool({
+      name: "call_tool",
+      arguments: { name: "everything_echo", arguments: { message: "via meta" } },
+    });
+    expect(textOf(called)).toBe("Echo: via meta");
+    const missingName = await client.callTool({ name: "call_tool", arguments: {} });
+    expect(missingName).toMatchObject({ isError: true });
+  });
+
+  it("lists only the meta-tools to a key set that way, which can still call everything", async () => {
+    const client = await connect(metaKeyA);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["find_tools", "call_tool"]);
+    const called = await client.callTool({
+      name: "call_tool",
+      arguments: { name: "everything_echo", arguments: { message: "small context" } },
+    });
+    expect(textOf(called)).toBe("Echo: small context");
+  });
+
+  it("passes resources and prompts through under names that lead back to their integration", async () => {
+    const client = await connect(keyA);
+    const { resources } = await client.listResources();
+    const document = resources.find((r) =>
+      r.uri.startsWith("switchboard://everything/demo://resource/static/document/"),
+    );
+    if (!document) throw new Error("no static document listed");
+    const read = await client.readResource({ uri: document.uri });
+    expect(read.contents[0]?.uri).toBe(document.uri);
+    const first = read.contents[0];
+    expect(first && "text" in first ? first.text.length : 0).toBeGreaterThan(0);
+    // The unreachable integration only loses its own templates.
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.every((t) => t.uriTemplate.startsWith("switchboard://everything/"))).toBe(true);
+    expect(resourceTemplates.length).toBeGreaterThan(0);
+    await expect(client.readResource({ uri: "switchboard://nothing/x://y" })).rejects.toThrow(
+      /Resource not found/,
+    );
+
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toContain("everything_args-prompt");
+    const prompt = await client.getPrompt({ name: "everything_args-prompt", arguments: { city: "Porto" } });
+    expect(prompt.messages[0]?.content).toEqual({ type: "text", text: "What's weather in Porto?" });
+    await expect(client.getPrompt({ name: "args-prompt" })).rejects.toThrow(/Prompt not found/);
+  });
+
+  it("shows another organization's key nothing of this one", async () => {
+    const client = await connect(keyB);
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names.some((name) => name.startsWith("everything_"))).toBe(false);
+    expect(await client.callTool({ name: "everything_echo", arguments: { message: "x" } })).toMatchObject({
+      isError: true,
+      content: [{ text: "Unknown tool: everything_echo" }],
+    });
+    expect((await client.listResources()).resources).toEqual([]);
+    expect((await client.listPrompts()).prompts).toEqual([]);
+    await expect(
+      client.readResource({
+        uri: "switchboard://everything/demo://resource/static/document/architecture.md",
+      }),
+    ).rejects.toThrow(/Resource not found/);
+    await expect(
+      client.getPrompt({ name: "everything_args-prompt", arguments: { city: "x" } }),
+    ).rejects.toThrow(/Prompt not found/);
+  });
+});
+
+describe("the gateway's HTTP surface", () => {
+  const initialize = (headers: Record<string, string>) =>
+    route(
+      new Request(ENDPOINT, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${keyA}`,
+          ...headers,
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-06-18",
+            capabilities: {},
+            clientInfo: { name: "t", version: "1" },
+          },
+        }),
+      }),
+    );
+
+  it("refuses foreign Host and Origin headers (DNS rebinding), and accepts localhost", async () => {
+    expect((await initialize({ host: "evil.example.com", origin: "http://evil.example.com" })).status).toBe(
+      403,
+    );
+    expect((await initialize({ host: "localhost:3000", origin: "http://evil.example.com" })).status).toBe(
+      403,
+    );
+    const ok = await initialize({ host: "127.0.0.1:3000", origin: "http://localhost:3000" });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ result: { serverInfo: { name: "switchboard" } } });
+  });
+
+  it("asks for an API key with 401 and WWW-Authenticate, and answers GET and DELETE with 405", async () => {
+    const anonymous = await initialize({ host: "localhost", authorization: "" });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    expect(await anonymous.json()).toMatchObject({
+      jsonrpc: "2.0",
+      error: { message: expect.stringMatching(/API key/) },
+    });
+    const revoked = await initialize({
+      host: "localhost",
+      authorization: "Bearer sb_aaaaaaaa_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+    });
+    expect(revoked.status).toBe(401);
+    expect((await GET()).status).toBe(405);
+    expect((await DELETE()).headers.get("allow")).toBe("POST");
+  });
+});
