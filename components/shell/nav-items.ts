@@ -7,6 +7,7 @@ import {
   LayoutDashboard,
   type LucideIcon,
   MessageSquare,
+  Plug,
   Users,
 } from "lucide-react";
 
@@ -24,6 +25,7 @@ export const navItems: NavItem[] = [
   { href: "/integrations", label: "Integrations", icon: Cable },
   { href: "/knowledge", label: "Knowledge", icon: BookOpen },
   { href: "/api-reference", label: "API", icon: Braces },
+  { href: "/connect", label: "Connect a client", icon: Plug },
   { href: "/settings/members", label: "Members", icon: Users },
   { href: "/settings/api-keys", label: "API keys", icon: KeyRound, adminOnly: true },
   { href: "/organizations/new", label: "New organization", icon: Building2 },

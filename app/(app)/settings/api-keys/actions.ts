@@ -14,6 +14,7 @@ export async function createApiKeyAction(
   try {
     const { key, apiKey } = await createApiKey(getDb(), await requireApiContext(), {
       name: form.get("name"),
+      metaToolsOnly: form.get("metaToolsOnly") === "on",
     });
     revalidatePath("/settings/api-keys");
     return { key, success: `Created "${apiKey.name}". Copy the key now: it is not shown again.` };

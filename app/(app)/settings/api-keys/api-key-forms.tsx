@@ -11,8 +11,22 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { createApiKeyAction, revokeApiKeyAction } from "./actions";
 
-export function CreateApiKeyForm() {
-  const [state, action] = useActionState<FormState & { key?: string }, FormData>(createApiKeyAction, {});
+/** Creates a key and shows it once; `onCreated` lets a page use the new key (in client configurations, say). */
+export function CreateApiKeyForm({
+  defaultName,
+  onCreated,
+}: {
+  defaultName?: string;
+  onCreated?: (key: string) => void;
+} = {}) {
+  const [state, action] = useActionState<FormState & { key?: string }, FormData>(
+    async (previous: FormState & { key?: string }, form: FormData) => {
+      const next = await createApiKeyAction(previous, form);
+      if (next.key) onCreated?.(next.key);
+      return next;
+    },
+    {},
+  );
   const [copied, setCopied] = useState(false);
   return (
     <form action={action} className="mt-4 grid gap-3" noValidate>
@@ -26,11 +40,21 @@ export function CreateApiKeyForm() {
             id="key-name"
             name="name"
             placeholder="Reporting service"
-            defaultValue={state.values?.name}
+            defaultValue={state.values?.name ?? defaultName}
           />
         </Field>
         <SubmitButton pendingText="Creating…">Create key</SubmitButton>
       </div>
+      <label className="flex items-start gap-2 text-sm">
+        <input type="checkbox" name="metaToolsOnly" className="mt-1" />
+        <span>
+          Gateway lists only <code>find_tools</code> and <code>call_tool</code>
+          <span className="block text-xs text-muted-foreground">
+            For MCP clients with many tools: they search and call every tool through these two, which keeps
+            their context small.
+          </span>
+        </span>
+      </label>
       {state.key ? (
         <div className="grid gap-2">
           <Alert tone="success">{state.success}</Alert>

@@ -22,8 +22,9 @@ export default async function ApiKeysPage() {
       <div>
         <h1 className="text-2xl font-semibold">API keys</h1>
         <p className="mt-1 text-sm text-muted-foreground">
-          External systems call <code>GET /api/mcp/tools</code> and <code>POST /api/mcp/invoke</code> with{" "}
-          <code>Authorization: Bearer &lt;key&gt;</code>, acting for this organization.
+          External systems call <code>GET /api/mcp/tools</code> and <code>POST /api/mcp/invoke</code>, and MCP
+          clients connect to <code>/api/mcp</code>, with <code>Authorization: Bearer &lt;key&gt;</code>,
+          acting for this organization.
         </p>
       </div>
       <Card>
@@ -45,6 +46,7 @@ export default async function ApiKeysPage() {
                 <div className="min-w-0 flex-1">
                   <p className="text-sm font-medium">
                     {key.name} <code className="text-xs text-muted-foreground">{key.prefix}…</code>
+                    {key.metaToolsOnly ? <Badge className="ml-2">Meta-tools only</Badge> : null}
                   </p>
                   <p className="text-xs text-muted-foreground">
                     Created {date(key.createdAt)} · last used {date(key.lastUsedAt)}

@@ -1,0 +1,30 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { ConnectClient } from "@/components/connect/connect-client";
+import { isAdminRole } from "@/lib/auth/context";
+import { requirePageContext } from "@/lib/auth/request-context";
+
+export const metadata: Metadata = { title: "Connect a client" };
+
+/** How to point Claude Desktop, Cursor, VS Code or the MCP Inspector at this organization's gateway. */
+export default async function ConnectPage() {
+  const ctx = await requirePageContext();
+  const requestHeaders = await headers();
+  const host = requestHeaders.get("host") ?? "localhost:3000";
+  const protocol =
+    requestHeaders.get("x-forwarded-proto") ?? (/^(localhost|127\.|\[::1\])/.test(host) ? "http" : "https");
+  return (
+    <div className="grid max-w-3xl gap-6">
+      <div>
+        <h1 className="text-2xl font-semibold">Connect a client</h1>
+        <p className="mt-1 text-sm text-muted-foreground">
+          Any MCP client can use this organization&apos;s tools, resources and prompts through one endpoint:
+          every integration&apos;s tools (named <code>&lt;integration&gt;_&lt;tool&gt;</code>), the built-in
+          tools, the organization&apos;s capabilities, and <code>find_tools</code> and <code>call_tool</code>{" "}
+          to search and run any of them.
+        </p>
+      </div>
+      <ConnectClient endpoint={`${protocol}://${host}/api/mcp`} canCreateKey={isAdminRole(ctx.role)} />
+    </div>
+  );
+}
