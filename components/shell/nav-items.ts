@@ -1,5 +1,6 @@
 import {
   BookOpen,
+  Bot,
   Braces,
   Building2,
   Cable,
@@ -22,6 +23,7 @@ export interface NavItem {
 export const navItems: NavItem[] = [
   { href: "/", label: "Overview", icon: LayoutDashboard },
   { href: "/chat", label: "Chat", icon: MessageSquare },
+  { href: "/agents", label: "Agents", icon: Bot },
   { href: "/integrations", label: "Integrations", icon: Cable },
   { href: "/knowledge", label: "Knowledge", icon: BookOpen },
   { href: "/api-reference", label: "API", icon: Braces },

@@ -1,9 +1,10 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { type Agent, agents } from "@/db/schema";
-import type { RequestContext } from "@/lib/auth/context";
-import { NotFoundError } from "@/lib/errors";
-import { isUuid } from "@/lib/validation";
+import { type Agent, agents, mcpIntegrations } from "@/db/schema";
+import { type RequestContext, requireAdmin } from "@/lib/auth/context";
+import { NotFoundError, ValidationError } from "@/lib/errors";
+import { isUuid, parseInput } from "@/lib/validation";
+import { type AgentInput, agentInputSchema } from "./agent-schemas";
 
 const DEFAULT_INSTRUCTIONS =
   "You are the organization's assistant. Use the available tools when they help, say which tool you used, and explain tool errors plainly.";
@@ -23,9 +24,15 @@ export async function ensureDefaultAgent(db: Database, orgId: string): Promise<A
   return created;
 }
 
+/** The organization's agents, the default one first. */
 export async function listAgents(db: Database, ctx: RequestContext): Promise<Agent[]> {
   await ensureDefaultAgent(db, ctx.orgId);
-  return db.select().from(agents).where(eq(agents.organizationId, ctx.orgId)).orderBy(asc(agents.createdAt));
+  const rows = await db
+    .select()
+    .from(agents)
+    .where(eq(agents.organizationId, ctx.orgId))
+    .orderBy(asc(agents.createdAt));
+  return [...rows.filter((a) => a.isDefault), ...rows.filter((a) => !a.isDefault)];
 }
 
 export async function getAgent(db: Database, ctx: RequestContext, id: string): Promise<Agent> {
@@ -36,4 +43,60 @@ export async function getAgent(db: Database, ctx: RequestContext, id: string): P
     .where(and(eq(agents.id, id), eq(agents.organizationId, ctx.orgId)));
   if (!agent) throw new NotFoundError("That agent");
   return agent;
+}
+
+/** Parses an agent and checks that every chosen integration is one of the organization's. */
+async function validAgentInput(db: Database, ctx: RequestContext, input: unknown): Promise<AgentInput> {
+  const parsed = parseInput(agentInputSchema, input);
+  const ids = parsed.mcpIntegrationIds ? [...new Set(parsed.mcpIntegrationIds)] : null;
+  if (ids && ids.length > 0) {
+    const known = ids.every(isUuid)
+      ? await db
+          .select({ id: mcpIntegrations.id })
+          .from(mcpIntegrations)
+          .where(and(inArray(mcpIntegrations.id, ids), eq(mcpIntegrations.organizationId, ctx.orgId)))
+      : [];
+    if (known.length !== ids.length) {
+      const message = "Choose integrations of this organization.";
+      throw new ValidationError(message, { mcpIntegrationIds: [message] });
+    }
+  }
+  return { ...parsed, mcpIntegrationIds: ids, builtinTools: [...new Set(parsed.builtinTools)] };
+}
+
+export async function createAgent(db: Database, ctx: RequestContext, input: unknown): Promise<Agent> {
+  requireAdmin(ctx);
+  const values = await validAgentInput(db, ctx, input);
+  const [created] = await db
+    .insert(agents)
+    .values({ ...values, organizationId: ctx.orgId })
+    .returning();
+  if (!created) throw new Error("insert returned no row");
+  return created;
+}
+
+export async function updateAgent(
+  db: Database,
+  ctx: RequestContext,
+  id: string,
+  input: unknown,
+): Promise<Agent> {
+  requireAdmin(ctx);
+  const agent = await getAgent(db, ctx, id);
+  const values = await validAgentInput(db, ctx, input);
+  const [updated] = await db
+    .update(agents)
+    .set(values)
+    .where(and(eq(agents.id, agent.id), eq(agents.organizationId, ctx.orgId)))
+    .returning();
+  if (!updated) throw new NotFoundError("That agent");
+  return updated;
+}
+
+/** Deletes an agent; its conversations stay and continue with the default agent. */
+export async function deleteAgent(db: Database, ctx: RequestContext, id: string): Promise<void> {
+  requireAdmin(ctx);
+  const agent = await getAgent(db, ctx, id);
+  if (agent.isDefault) throw new ValidationError("The default agent cannot be deleted; edit it instead.");
+  await db.delete(agents).where(and(eq(agents.id, agent.id), eq(agents.organizationId, ctx.orgId)));
 }

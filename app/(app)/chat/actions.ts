@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
-import { ensureDefaultAgent } from "@/lib/chat/agents";
+import { ensureDefaultAgent, getAgent } from "@/lib/chat/agents";
 import {
   createConversation,
   deleteConversation,
@@ -14,9 +14,14 @@ import {
 import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { toActionError } from "@/lib/errors";
 
-export async function newConversationAction() {
+/** Starts a conversation with the chosen agent (one of the organization's), or the default agent. */
+export async function newConversationAction(form?: FormData) {
   const ctx = await requireApiContext();
-  const agent = await ensureDefaultAgent(getDb(), ctx.orgId);
+  const agentId = form?.get("agentId");
+  const agent =
+    typeof agentId === "string" && agentId
+      ? await getAgent(getDb(), ctx, agentId)
+      : await ensureDefaultAgent(getDb(), ctx.orgId);
   const conversation = await createConversation(getDb(), ctx, agent.id);
   redirect(`/chat/${conversation.id}`);
 }

@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { getDb } from "@/db/client";
 import { requirePageContext } from "@/lib/auth/request-context";
+import { listAgents } from "@/lib/chat/agents";
 import { listConversations } from "@/lib/chat/conversations";
 import { newConversationAction } from "./actions";
 
@@ -12,18 +13,40 @@ export const metadata: Metadata = { title: "Chat" };
 
 export default async function ChatIndexPage() {
   const ctx = await requirePageContext();
-  const conversations = await listConversations(getDb(), ctx);
+  const [conversations, agents] = await Promise.all([
+    listConversations(getDb(), ctx),
+    listAgents(getDb(), ctx),
+  ]);
   return (
     <div className="grid gap-6">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h1 className="text-2xl font-semibold">Chat</h1>
           <p className="mt-1 text-sm text-muted-foreground">
-            Talk to the organization&apos;s assistant; it uses the tools of your integrations and the built-in
+            Talk to the organization&apos;s agents; they use the tools of your integrations and the built-in
             knowledge tools.
           </p>
         </div>
-        <form action={newConversationAction}>
+        <form action={newConversationAction} className="flex items-center gap-2">
+          {agents.length > 1 ? (
+            <>
+              <label htmlFor="new-conversation-agent" className="text-sm text-muted-foreground">
+                Agent
+              </label>
+              <select
+                id="new-conversation-agent"
+                name="agentId"
+                className="h-9 rounded-md border bg-card px-2 text-sm"
+                defaultValue={agents[0]?.id}
+              >
+                {agents.map((agent) => (
+                  <option key={agent.id} value={agent.id}>
+                    {agent.name}
+                  </option>
+                ))}
+              </select>
+            </>
+          ) : null}
           <Button type="submit">
             <MessageSquarePlus className="h-4 w-4" aria-hidden /> New conversation
           </Button>

@@ -1,0 +1,39 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { AgentForm } from "@/components/agents/agent-form";
+import { agentFormOptions, agentFormValues } from "@/components/agents/agent-page-data";
+import { DeleteAgentButton } from "@/components/agents/delete-agent-button";
+import { Badge } from "@/components/ui/badge";
+import { getDb } from "@/db/client";
+import { isAdminRole } from "@/lib/auth/context";
+import { requirePageContext } from "@/lib/auth/request-context";
+import { getAgent } from "@/lib/chat/agents";
+import { NotFoundError } from "@/lib/errors";
+
+export const metadata: Metadata = { title: "Agent" };
+
+export default async function AgentPage({ params }: { params: Promise<{ id: string }> }) {
+  const ctx = await requirePageContext();
+  const { id } = await params;
+  const agent = await getAgent(getDb(), ctx, id).catch((error: unknown) => {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  });
+  const admin = isAdminRole(ctx.role);
+  return (
+    <div className="grid gap-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="flex items-center gap-2 text-2xl font-semibold">
+          {agent.name} {agent.isDefault ? <Badge>Default</Badge> : null}
+        </h1>
+        {admin && !agent.isDefault ? <DeleteAgentButton id={agent.id} name={agent.name} /> : null}
+      </div>
+      {admin ? null : <p className="text-sm text-muted-foreground">Only owners and admins change agents.</p>}
+      <AgentForm
+        agent={agentFormValues(agent)}
+        readOnly={!admin}
+        {...(await agentFormOptions(getDb(), ctx))}
+      />
+    </div>
+  );
+}

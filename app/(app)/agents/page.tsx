@@ -1,0 +1,82 @@
+import { Bot, MessageSquarePlus, Plus } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { newConversationAction } from "@/app/(app)/chat/actions";
+import { Badge } from "@/components/ui/badge";
+import { Button, buttonClasses } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { getDb } from "@/db/client";
+import { isAdminRole } from "@/lib/auth/context";
+import { requirePageContext } from "@/lib/auth/request-context";
+import { listAgents } from "@/lib/chat/agents";
+import { getEnv } from "@/lib/env";
+import { listIntegrationsForOrg } from "@/lib/mcp/repository";
+
+export const metadata: Metadata = { title: "Agents" };
+
+export default async function AgentsPage() {
+  const ctx = await requirePageContext();
+  const db = getDb();
+  const [agents, integrations] = await Promise.all([
+    listAgents(db, ctx),
+    listIntegrationsForOrg(db, ctx.orgId),
+  ]);
+  const names = new Map(integrations.map((i) => [i.id, i.name]));
+  return (
+    <div className="grid gap-6">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold">Agents</h1>
+          <p className="mt-1 text-sm text-muted-foreground">
+            Each agent has its instructions, model, integrations and built-in tools. Everyone in the
+            organization chats with them; owners and admins change them.
+          </p>
+        </div>
+        {isAdminRole(ctx.role) ? (
+          <Link href="/agents/new" className={buttonClasses()}>
+            <Plus className="h-4 w-4" aria-hidden /> New agent
+          </Link>
+        ) : null}
+      </div>
+      <Card className="p-0">
+        <ul className="divide-y" aria-label="Agents">
+          {agents.map((agent) => (
+            <li
+              key={agent.id}
+              className="flex flex-wrap items-center gap-3 px-5 py-3"
+              data-testid="agent-row"
+            >
+              <Bot className="h-5 w-5 shrink-0 text-muted-foreground" aria-hidden />
+              <div className="min-w-0 flex-1">
+                <p className="flex items-center gap-2 text-sm font-medium">
+                  <Link href={`/agents/${agent.id}`} className="hover:underline">
+                    {agent.name}
+                  </Link>
+                  {agent.isDefault ? <Badge>Default</Badge> : null}
+                  {agent.requireToolApproval ? <Badge>Asks before tools</Badge> : null}
+                </p>
+                <p className="truncate text-xs text-muted-foreground">
+                  {agent.model ?? `${getEnv().CHAT_MODEL} (default)`} ·{" "}
+                  {agent.mcpIntegrationIds === null
+                    ? "all enabled integrations"
+                    : agent.mcpIntegrationIds.length === 0
+                      ? "no integrations"
+                      : agent.mcpIntegrationIds
+                          .map((id) => names.get(id) ?? "removed integration")
+                          .join(", ")}{" "}
+                  · {agent.builtinTools.length ? agent.builtinTools.join(", ") : "no built-in tools"}
+                </p>
+              </div>
+              <form action={newConversationAction}>
+                <input type="hidden" name="agentId" value={agent.id} />
+                <Button type="submit" variant="secondary" size="sm" aria-label={`Chat with ${agent.name}`}>
+                  <MessageSquarePlus className="h-4 w-4" aria-hidden /> Chat
+                </Button>
+              </form>
+            </li>
+          ))}
+        </ul>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resolveUserContext, type UserContext } from "@/lib/auth/context";
+import { registerUser } from "@/lib/auth/users";
+import {
+  createAgent,
+  deleteAgent,
+  ensureDefaultAgent,
+  getAgent,
+  listAgents,
+  updateAgent,
+} from "@/lib/chat/agents";
+import { createConversation, getConversation } from "@/lib/chat/conversations";
+import { prepareConversation } from "@/lib/chat/prepare-conversation";
+import { AppError } from "@/lib/errors";
+import { getMcpClient } from "@/lib/mcp/client/shared-client";
+import { createIntegration } from "@/lib/mcp/integrations-service";
+import { addMember } from "@/lib/orgs/members";
+import { registerOwners } from "./org-users";
+import { createTestDatabase } from "./test-db";
+
+let handle: Awaited<ReturnType<typeof createTestDatabase>>;
+let owner: UserContext;
+let member: UserContext;
+let other: UserContext;
+let integrationId: string;
+let otherIntegrationId: string;
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  [owner, other] = (await registerOwners(handle.db, "Olga", "Oscar")) as [UserContext, UserContext];
+  const m = await registerUser(handle.db, {
+    name: "Mia",
+    email: "mia@example.com",
+    password: "password mia",
+  });
+  await addMember(handle.db, owner, { email: "mia@example.com", role: "member" });
+  member = await resolveUserContext(handle.db, { userId: m.user.id, preferredOrgId: owner.orgId });
+  integrationId = (await createIntegration(handle.db, owner, { source: "catalog", catalogKey: "memory" })).id;
+  otherIntegrationId = (
+    await createIntegration(handle.db, other, { source: "catalog", catalogKey: "memory" })
+  ).id;
+}, 60_000);
+afterAll(async () => {
+  await getMcpClient().pool.closeAll();
+  await handle?.close();
+});
+
+async function failure(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}
+
+const valid = {
+  name: "Support",
+  instructions: "Answer support questions.",
+  model: "llama3.1",
+  mcpIntegrationIds: [] as string[] | null,
+  builtinTools: ["knowledge_search"],
+  requireToolApproval: true,
+};
+
+describe("agents", () => {
+  it("creates, lists, edits and deletes an agent; its conversations fall back to the default agent", async () => {
+    const agent = await createAgent(handle.db, owner, { ...valid, mcpIntegrationIds: [integrationId] });
+    expect(agent).toMatchObject({
+      name: "Support",
+      model: "llama3.1",
+      mcpIntegrationIds: [integrationId],
+      builtinTools: ["knowledge_search"],
+      requireToolApproval: true,
+      isDefault: false,
+    });
+    const listed = await listAgents(handle.db, member);
+    expect(listed[0]?.isDefault).toBe(true);
+    expect(listed.map((a) => a.id)).toContain(agent.id);
+
+    const edited = await updateAgent(handle.db, owner, agent.id, { ...valid, name: "Help desk", model: "" });
+    expect(edited).toMatchObject({ name: "Help desk", model: null, mcpIntegrationIds: [] });
+
+    const conversation = await createConversation(handle.db, member, agent.id);
+    const prepared = await prepareConversation(handle.db, member, conversation);
+    expect(Object.keys(prepared.active.tools)).toEqual(["knowledge_search"]);
+    expect(prepared.active.tools.knowledge_search?.needsApproval).toBe(true);
+
+    await deleteAgent(handle.db, owner, agent.id);
+    expect((await failure(getAgent(handle.db, owner, agent.id))).status).toBe(404);
+    const orphan = await getConversation(handle.db, member, conversation.id);
+    expect(orphan.agentId).toBeNull();
+    const fallback = await prepareConversation(handle.db, member, orphan);
+    expect(fallback.agent.isDefault).toBe(true);
+  });
+
+  it("says what is wrong with each bad field", async () => {
+    const fields = async (input: object) =>
+      (await failure(createAgent(handle.db, owner, { ...valid, ...input }))).details?.fields;
+    expect(await fields({ name: " " })).toMatchObject({ name: ["Enter a name."] });
+    expect(await fields({ name: "x".repeat(81) })).toMatchObject({ name: [expect.stringMatching(/80/)] });
+    expect(await fields({ instructions: "x".repeat(20_001) })).toMatchObject({
+      instructions: [expect.stringMatching(/20,000/)],
+    });
+    expect(await fields({ model: "gpt 4" })).toMatchObject({ model: [expect.stringMatching(/no spaces/)] });
+    expect(await fields({ builtinTools: ["rm_rf"] })).toMatchObject({
+      "builtinTools.0": ["That is not a built-in tool."],
+    });
+    expect(await fields({ mcpIntegrationIds: ["not-a-uuid"] })).toMatchObject({
+      mcpIntegrationIds: ["Choose integrations of this organization."],
+    });
+  });
+
+  it("lets only owners and admins change agents, and keeps the default agent", async () => {
+    const agent = await createAgent(handle.db, owner, valid);
+    expect((await failure(createAgent(handle.db, member, valid))).status).toBe(403);
+    expect((await failure(updateAgent(handle.db, member, agent.id, valid))).status).toBe(403);
+    expect((await failure(deleteAgent(handle.db, member, agent.id))).status).toBe(403);
+    const defaultAgent = await ensureDefaultAgent(handle.db, owner.orgId);
+    const refused = await failure(deleteAgent(handle.db, owner, defaultAgent.id));
+    expect(refused).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/default agent cannot be deleted/),
+    });
+    await expect(
+      updateAgent(handle.db, owner, defaultAgent.id, { ...valid, name: "Assistant" }),
+    ).resolves.toMatchObject({
+      isDefault: true,
+    });
+  });
+
+  it("keeps another organization out of an organization's agents", async () => {
+    const agent = await createAgent(handle.db, owner, valid);
+    expect((await failure(getAgent(handle.db, other, agent.id))).status).toBe(404);
+    expect((await failure(updateAgent(handle.db, other, agent.id, valid))).status).toBe(404);
+    expect((await failure(deleteAgent(handle.db, other, agent.id))).status).toBe(404);
+    expect((await listAgents(handle.db, other)).map((a) => a.id)).not.toContain(agent.id);
+    // Another organization's integration cannot be given to an agent, and the message does not reveal it exists.
+    const foreign = await failure(
+      createAgent(handle.db, owner, { ...valid, mcpIntegrationIds: [otherIntegrationId] }),
+    );
+    expect(foreign.details?.fields).toEqual({
+      mcpIntegrationIds: ["Choose integrations of this organization."],
+    });
+  });
+});
