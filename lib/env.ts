@@ -78,6 +78,9 @@ export const envSchema = z.object({
       message: "must be a whole number of milliseconds",
     })
     .transform((value) => (value === undefined ? 300_000 : Number(value))),
+  CHAT_TOOL_RESULT_MAX_CHARS: optionalString
+    .refine((value) => value === undefined || /^\d+$/.test(value), { message: "must be a whole number" })
+    .transform((value) => (value === undefined ? 20_000 : Number(value))),
   API_RATE_LIMIT_PER_MINUTE: optionalString
     .refine((value) => value === undefined || /^\d+$/.test(value), {
       message: "must be a whole number (0 turns the limit off)",

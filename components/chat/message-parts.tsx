@@ -1,7 +1,10 @@
 import type { UIMessage } from "ai";
 import { FileText } from "lucide-react";
 import type { ReactNode } from "react";
+import { ToolResult } from "@/components/integrations/tool-result";
 import { cn } from "@/lib/cn";
+import type { ToolExecutionResult } from "@/lib/mcp/types";
+import { Markdown } from "./markdown";
 
 type ToolPart = {
   type: string;
@@ -16,6 +19,16 @@ type ToolPart = {
 
 function isToolPart(part: UIMessage["parts"][number]): part is UIMessage["parts"][number] & ToolPart {
   return part.type === "dynamic-tool" || part.type.startsWith("tool-");
+}
+
+/** An MCP tool's result (content items, images included), as opposed to a built-in tool's plain value. */
+function isToolExecutionResult(output: unknown): output is ToolExecutionResult {
+  return (
+    typeof output === "object" &&
+    output !== null &&
+    "isError" in output &&
+    ("content" in output || "errorMessage" in output)
+  );
 }
 
 function failed(part: ToolPart): boolean {
@@ -51,7 +64,9 @@ export function MessageParts({
       {message.parts.map((part, index) => {
         const key = `${message.id}-${index}`;
         if (part.type === "text") {
-          return (
+          return message.role === "assistant" ? (
+            <Markdown key={key} text={part.text} />
+          ) : (
             <p key={key} className="whitespace-pre-wrap text-sm leading-relaxed">
               {part.text}
             </p>
@@ -104,9 +119,17 @@ export function MessageParts({
               {done ? (
                 <>
                   <p className="mt-2 text-xs text-muted-foreground">Result</p>
-                  <pre className="overflow-x-auto rounded bg-muted p-2 text-xs" data-testid="tool-output">
-                    {part.errorText ?? JSON.stringify(part.output, null, 2)}
-                  </pre>
+                  <div data-testid="tool-output">
+                    {part.errorText ? (
+                      <pre className="overflow-x-auto rounded bg-muted p-2 text-xs">{part.errorText}</pre>
+                    ) : isToolExecutionResult(part.output) ? (
+                      <ToolResult result={part.output} />
+                    ) : (
+                      <pre className="overflow-x-auto rounded bg-muted p-2 text-xs">
+                        {JSON.stringify(part.output, null, 2)}
+                      </pre>
+                    )}
+                  </div>
                 </>
               ) : null}
             </details>

@@ -1,11 +1,13 @@
 import { dynamicTool, jsonSchema, type Tool } from "ai";
 import type { RequestContext } from "@/lib/auth/context";
+import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import type { Logger } from "@/lib/logger";
 import type { McpPrompt, McpResource, McpTool, ToolExecutionResult } from "@/lib/mcp/types";
 import type { DiscoverMcpCapabilities } from "@/lib/mcp/use-cases/discover-mcp-capabilities";
 import type { ExecuteMcpTool } from "@/lib/mcp/use-cases/execute-mcp-tool";
 import { integrationToolName } from "@/lib/tools/tool-names";
+import { toolOutputForModel } from "./tool-result-budget";
 
 /** The part of an agent that conversation start needs. */
 export interface AgentForDiscovery {
@@ -39,6 +41,8 @@ export interface ConversationStartDeps {
   /** The slug of each integration, which prefixes its tools' names. */
   integrationSlugs: (integrationIds: string[]) => Promise<Map<string, string>>;
   logger: Logger;
+  /** Characters of a tool result the model reads; the rest is cut with a marker (default CHAT_TOOL_RESULT_MAX_CHARS). */
+  resultBudget?: number;
 }
 
 function errorType(error: unknown): string {
@@ -51,6 +55,8 @@ function toAiTool(ctx: RequestContext, deps: ConversationStartDeps, tool: McpToo
   return dynamicTool({
     description: tool.description ?? tool.title ?? tool.name,
     inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
+    toModelOutput: ({ output }) =>
+      toolOutputForModel(output, deps.resultBudget ?? getEnv().CHAT_TOOL_RESULT_MAX_CHARS),
     execute: async (input): Promise<ToolExecutionResult> => {
       try {
         return await deps.execute.execute(ctx, {

@@ -1,8 +1,10 @@
 import { dynamicTool, jsonSchema, type Tool } from "ai";
 import type { Database } from "@/db/client";
 import type { RequestContext } from "@/lib/auth/context";
+import { getEnv } from "@/lib/env";
 import { builtinTools } from "@/lib/tools/builtin";
 import { invokeTool } from "@/lib/tools/catalog";
+import { toolOutputForModel } from "./tool-result-budget";
 
 /**
  * The agent's built-in tools as AI SDK tools, called through the same catalog as the REST API and the gateway;
@@ -17,6 +19,7 @@ export function nativeTools(db: Database, ctx: RequestContext, enabled: string[]
         dynamicTool({
           description: tool.description,
           inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
+          toModelOutput: ({ output }) => toolOutputForModel(output, getEnv().CHAT_TOOL_RESULT_MAX_CHARS),
           execute: async (input) => {
             try {
               const result = await invokeTool(db, ctx, tool.name, (input ?? {}) as Record<string, unknown>, {

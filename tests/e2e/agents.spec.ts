@@ -1,0 +1,90 @@
+import { expect, type Page, test } from "@playwright/test";
+import { RegisterPage } from "./pages/auth-pages";
+import { IntegrationsPage } from "./pages/integrations";
+
+async function call(page: Page, text: string) {
+  const input = page.getByLabel("Message", { exact: true });
+  await input.fill(text);
+  await input.press("Enter");
+}
+
+test("an agent with its own tools asks before running them: deny, allow once, allow for the conversation", async ({
+  page,
+}) => {
+  const register = new RegisterPage(page);
+  await register.goto();
+  await register.register({
+    name: "Ada Agent",
+    email: "ada.agent@example.com",
+    password: "agents at work",
+    organizationName: "Agent Co",
+  });
+  await expect(page.getByTestId("page-title")).toHaveText("Agent Co");
+  await new IntegrationsPage(page).addFromCatalog("everything");
+
+  await page.getByRole("link", { name: "Agents", exact: true }).click();
+  await expect(page.getByTestId("agent-row")).toHaveCount(1);
+  await page.getByRole("link", { name: "New agent" }).click();
+  const form = page.getByRole("form", { name: "Agent" });
+  await form.getByRole("button", { name: "Create agent" }).click();
+  await expect(form.getByTestId("agent-name-error")).toHaveText("Enter a name.");
+  await form.getByLabel("Name").fill("Careful");
+  await form.getByLabel("Instructions").fill("Only echo things.");
+  await form.getByLabel("Only these").check();
+  await form.getByRole("checkbox", { name: "Everything" }).check();
+  await form.getByRole("checkbox", { name: /node_knowledge_retriever/ }).uncheck();
+  await form.getByRole("checkbox", { name: /knowledge_search/ }).uncheck();
+  await form.getByLabel(/Ask before running tools/).check();
+  await form.getByRole("button", { name: "Create agent" }).click();
+  await expect(page).toHaveURL(/\/agents$/);
+  const row = page.getByTestId("agent-row").filter({ hasText: "Careful" });
+  await expect(row).toContainText("Asks before tools");
+  await expect(row).toContainText("Everything");
+
+  await row.getByRole("button", { name: "Chat with Careful" }).click();
+  await expect(page).toHaveURL(/\/chat\/[0-9a-f-]+$/);
+  await expect(page.getByTestId("conversation-agent")).toContainText("Careful · asks before running tools");
+
+  await call(page, "hello");
+  const reply = page.getByTestId("message-assistant").last();
+  await expect(reply).toContainText("everything_echo");
+  await expect(reply).not.toContainText("node_knowledge_retriever");
+
+  await call(page, '/call everything_echo {"message": "one"}');
+  const approval = page.getByTestId("tool-approval");
+  await expect(approval).toBeVisible();
+  await expect(page.getByTestId("tool-status").last()).toHaveText("waiting for approval");
+  await approval.getByRole("button", { name: "Deny" }).click();
+  await expect(page.getByTestId("message-assistant").last()).toContainText("You denied `everything_echo`");
+  await expect(page.getByTestId("tool-status").last()).toHaveText("denied");
+
+  await call(page, '/call everything_echo {"message": "two"}');
+  await page.getByTestId("tool-approval").getByRole("button", { name: "Allow once" }).click();
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Echo: two");
+
+  await call(page, '/call everything_echo {"message": "three"}');
+  await page
+    .getByTestId("tool-approval")
+    .getByRole("button", { name: "Allow for this conversation" })
+    .click();
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Echo: three");
+
+  await call(page, '/call everything_echo {"message": "four"}');
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Echo: four");
+  await expect(page.getByTestId("tool-approval")).toHaveCount(0);
+
+  await page.reload();
+  await expect(page.getByTestId("tool-call")).toHaveCount(4);
+  await expect(page.getByTestId("tool-status").first()).toHaveText("denied");
+
+  await page.goto("/agents");
+  await page.getByRole("link", { name: "Careful" }).click();
+  await page.getByLabel("Name").fill("Very careful");
+  await page.getByRole("button", { name: "Save agent" }).click();
+  await expect(page.getByTestId("agent-row").filter({ hasText: "Very careful" })).toBeVisible();
+  await page.getByRole("link", { name: "Very careful" }).click();
+  await page.getByRole("button", { name: "Delete agent" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+  await expect(page).toHaveURL(/\/agents$/);
+  await expect(page.getByTestId("agent-row")).toHaveCount(1);
+});
