@@ -78,6 +78,21 @@ export const envSchema = z.object({
       message: "must be a whole number of milliseconds",
     })
     .transform((value) => (value === undefined ? 300_000 : Number(value))),
+  CAPABILITY_TIMEOUT_MS: optionalString
+    .refine((value) => value === undefined || /^\d+$/.test(value), {
+      message: "must be a whole number of milliseconds",
+    })
+    .transform((value) => (value === undefined ? 30_000 : Number(value))),
+  CAPABILITY_MEMORY_MB: optionalString
+    .refine((value) => value === undefined || /^\d+$/.test(value), {
+      message: "must be a whole number of megabytes",
+    })
+    .transform((value) => (value === undefined ? 64 : Number(value))),
+  CAPABILITY_MAX_OUTPUT_BYTES: optionalString
+    .refine((value) => value === undefined || /^\d+$/.test(value), {
+      message: "must be a whole number of bytes",
+    })
+    .transform((value) => (value === undefined ? 1_048_576 : Number(value))),
   CHAT_TOOL_RESULT_MAX_CHARS: optionalString
     .refine((value) => value === undefined || /^\d+$/.test(value), { message: "must be a whole number" })
     .transform((value) => (value === undefined ? 20_000 : Number(value))),

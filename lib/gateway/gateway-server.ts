@@ -64,7 +64,8 @@ async function callCatalogTool(
       ...(result.isError ? { isError: true } : {}),
     };
   } catch (error) {
-    if (error instanceof UnknownToolError) return errorResult(`Unknown tool: ${name}`);
+    if (error instanceof UnknownToolError)
+      return errorResult(name.startsWith("mcp__") ? `Capability not found: ${name}` : `Unknown tool: ${name}`);
     if (error instanceof AppError && error.type !== "internal") return errorResult(error.message);
     log.error("gateway tool call failed", { tool: name, orgId: ctx.orgId, err: error });
     return errorResult("Tool execution failed.");

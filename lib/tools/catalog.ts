@@ -1,5 +1,9 @@
 import type { Database } from "@/db/client";
+import type { Capability } from "@/db/schema";
 import type { RequestContext } from "@/lib/auth/context";
+import { executeCapability } from "@/lib/capabilities/executor";
+import { capabilityToolName } from "@/lib/capabilities/names";
+import { listCapabilities } from "@/lib/capabilities/store";
 import { AppError, ForbiddenError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { listIntegrationsForOrg, type McpIntegration } from "@/lib/mcp/repository";
@@ -13,7 +17,8 @@ import { validateToolArgs } from "./validate-args";
 
 type Entry =
   | { descriptor: ToolDescriptor; kind: "builtin"; tool: BuiltinTool }
-  | { descriptor: ToolDescriptor; kind: "integration"; integration: McpIntegration; toolName: string };
+  | { descriptor: ToolDescriptor; kind: "integration"; integration: McpIntegration; toolName: string }
+  | { descriptor: ToolDescriptor; kind: "capability"; capability: Capability };
 
 export class UnknownToolError extends AppError {
   constructor(readonly toolName: string) {
@@ -29,7 +34,10 @@ async function loadEntries(db: Database, ctx: RequestContext, options: { refresh
   const listed = new Map<string, Entry>();
   const disabled = new Map<string, McpIntegration>();
   for (const tool of builtinTools) listed.set(tool.name, { descriptor: tool, kind: "builtin", tool });
-  const integrations = await listIntegrationsForOrg(db, ctx.orgId);
+  const [integrations, ownCapabilities] = await Promise.all([
+    listIntegrationsForOrg(db, ctx.orgId),
+    listCapabilities(db, ctx.orgId),
+  ]);
   if (options.refresh) refreshStaleDiscoveries(db, ctx, integrations);
   for (const integration of integrations) {
     for (const tool of integration.discovered?.tools ?? []) {
@@ -52,10 +60,24 @@ async function loadEntries(db: Database, ctx: RequestContext, options: { refresh
       });
     }
   }
+  for (const capability of ownCapabilities) {
+    const name = capabilityToolName(capability.namespace, capability.action);
+    if (listed.has(name)) continue;
+    listed.set(name, {
+      kind: "capability",
+      capability,
+      descriptor: {
+        name,
+        description: capability.description || `${capability.namespace} ${capability.action} (a capability)`,
+        inputSchema: capability.parametersSchema,
+        source: "capability",
+      },
+    });
+  }
   return { listed, disabled };
 }
 
-/** Every tool the organization can use: built-ins first, then the integrations' tools. */
+/** Every tool the organization can use: built-ins first, then the integrations' tools, then capabilities. */
 export async function listTools(db: Database, ctx: RequestContext): Promise<ToolDescriptor[]> {
   const { listed } = await loadEntries(db, ctx, { refresh: true });
   return [...listed.values()].map((entry) => entry.descriptor);
@@ -64,6 +86,8 @@ export async function listTools(db: Database, ctx: RequestContext): Promise<Tool
 export interface InvokeOptions {
   surface: "rest" | "chat" | "gateway" | "capability";
   client?: McpClientPort;
+  /** How many capabilities deep this call is (capability code calling tools). */
+  depth?: number;
 }
 
 /** Calls a tool by its listed name: validates params against its schema, routes it, and logs the call once. */
@@ -109,6 +133,15 @@ export async function invokeTool(
       return result;
     }
     validateToolArgs(entry.descriptor.inputSchema, params);
+    if (entry.kind === "capability") {
+      const { result } = await executeCapability(db, ctx, entry.capability, params, {
+        depth: options.depth ?? 0,
+        callTool: (tool, args, depth) =>
+          invokeTool(db, ctx, tool, args, { ...options, surface: "capability", depth }),
+      });
+      log(result.isError ? "tool_error" : "ok", result.isError ? { errorMessage: result.errorMessage } : {});
+      return result;
+    }
     const execution = await mcpUseCases(db, options.client).execute.execute(ctx, {
       integrationId: entry.integration.id,
       toolName: entry.toolName,

@@ -40,6 +40,16 @@ function messageOf(error: ErrorObject, field: string): string {
   return `${field} ${error.message ?? "is invalid"}`;
 }
 
+/** Why a JSON Schema cannot be used to check arguments, or null when it can. */
+export function compileToolSchema(schema: Record<string, unknown>): string | null {
+  try {
+    ajv.compile(schema);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : "it does not compile";
+  }
+}
+
 /** Checks params against a tool's JSON Schema; every bad or missing field is named in a 400. */
 export function validateToolArgs(schema: Record<string, unknown>, args: Record<string, unknown>): void {
   const validate = validatorFor(schema);

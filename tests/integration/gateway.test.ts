@@ -1,25 +1,17 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DELETE, GET, POST } from "@/app/api/mcp/route";
+import { DELETE, GET } from "@/app/api/mcp/route";
 import type { DatabaseHandle } from "@/db/client";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration, testIntegration } from "@/lib/mcp/integrations-service";
+import { connectGateway, GATEWAY_URL, gatewayRoute, textOf, useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
 
-// The gateway's route handler, called by the SDK's own client through a fetch that goes straight to it.
-const ENDPOINT = "http://localhost:3000/api/mcp";
-const route = (request: Request) => POST(request, { params: Promise.resolve({}) });
-const gatewayFetch = (url: string | URL, init?: RequestInit) => {
-  const request = new Request(url, init);
-  // A server always sees a Host header; fetch would only add it on the wire.
-  request.headers.set("host", new URL(url).host);
-  return route(request);
-};
+const route = gatewayRoute;
+const ENDPOINT = GATEWAY_URL;
 
 let handle: DatabaseHandle & { db: DatabaseHandle["db"] };
 let a: UserContext;
@@ -30,23 +22,14 @@ let keyB: string;
 const clients: Client[] = [];
 
 async function connect(key: string): Promise<Client> {
-  const client = new Client({ name: "gateway-test", version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(ENDPOINT), {
-      fetch: gatewayFetch,
-      requestInit: { headers: { Authorization: `Bearer ${key}` } },
-    }),
-  );
+  const client = await connectGateway(key);
   clients.push(client);
   return client;
 }
 
-const textOf = (result: unknown) =>
-  ((result as CallToolResult).content ?? []).map((part) => (part.type === "text" ? part.text : "")).join("");
-
 beforeAll(async () => {
   handle = await createTestDatabase();
-  (globalThis as { switchboardDb?: DatabaseHandle }).switchboardDb = handle;
+  useDatabase(handle);
   [a, b] = (await registerOwners(handle.db, "Ada", "Bo")) as [UserContext, UserContext];
   const everything = await createIntegration(handle.db, a, { source: "catalog", catalogKey: "everything" });
   await testIntegration(handle.db, a, everything.id);
@@ -65,7 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close()));
   await getMcpClient().pool.closeAll();
-  (globalThis as { switchboardDb?: DatabaseHandle }).switchboardDb = undefined;
+  useDatabase(undefined);
   await handle?.close();
 });
 

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { compileToolSchema } from "@/lib/tools/validate-args";
+
+export const MAX_TOOL_NAME = 64;
+const PART = /^[a-z0-9_]+$/;
+
+/** A capability's tool name, as MCP clients and models see it. */
+export function capabilityToolName(namespace: string, action: string): string {
+  return `mcp__${namespace}__${action}`;
+}
+
+export const capabilityInputSchema = z
+  .object({
+    namespace: z
+      .string({ error: "Enter a namespace." })
+      .trim()
+      .min(1, { error: "Enter a namespace." })
+      .regex(PART, { error: "Use lowercase letters, digits and _ in the namespace." }),
+    action: z
+      .string({ error: "Enter an action." })
+      .trim()
+      .min(1, { error: "Enter an action." })
+      .regex(PART, { error: "Use lowercase letters, digits and _ in the action." }),
+    description: z
+      .string()
+      .trim()
+      .max(1000, { error: "Use at most 1,000 characters for the description." })
+      .default(""),
+    parametersSchema: z
+      .record(z.string(), z.unknown(), { error: "The parameters schema must be a JSON object." })
+      .default({ type: "object", properties: {} })
+      .superRefine((schema, issue) => {
+        if (schema.type !== "object") {
+          issue.addIssue({ code: "custom", message: 'The parameters schema must have "type": "object".' });
+          return;
+        }
+        const problem = compileToolSchema(schema);
+        if (problem)
+          issue.addIssue({ code: "custom", message: `The parameters schema is not valid: ${problem}` });
+      }),
+    code: z
+      .string({ error: "Enter the code." })
+      .min(1, { error: "Enter the code." })
+      .max(100_000, { error: "Use at most 100,000 characters of code." }),
+  })
+  .superRefine((input, issue) => {
+    const name = capabilityToolName(input.namespace, input.action);
+    if (name.length > MAX_TOOL_NAME) {
+      issue.addIssue({
+        code: "custom",
+        path: ["action"],
+        message: `The tool name ${name} has ${name.length} characters; shorten the namespace or action to fit 64.`,
+      });
+    }
+  });
+
+export type CapabilityInput = z.infer<typeof capabilityInputSchema>;

@@ -1,0 +1,112 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { type Capability, capabilities } from "@/db/schema";
+import { type RequestContext, requireAdmin } from "@/lib/auth/context";
+import { ConflictError, NotFoundError } from "@/lib/errors";
+import { listIntegrationsForOrg } from "@/lib/mcp/repository";
+import { builtinTools } from "@/lib/tools/builtin";
+import { integrationToolName } from "@/lib/tools/tool-names";
+import { isUuid, parseInput } from "@/lib/validation";
+import { type CapabilityInput, capabilityInputSchema, capabilityToolName } from "./names";
+
+/** The organization's capabilities, by name. Read fresh on every call: a saved change shows at once (AC7). */
+export function listCapabilities(db: Database, orgId: string): Promise<Capability[]> {
+  return db
+    .select()
+    .from(capabilities)
+    .where(eq(capabilities.organizationId, orgId))
+    .orderBy(asc(capabilities.namespace), asc(capabilities.action));
+}
+
+export async function getCapability(db: Database, ctx: RequestContext, id: string): Promise<Capability> {
+  if (!isUuid(id)) throw new NotFoundError("That capability");
+  const [row] = await db
+    .select()
+    .from(capabilities)
+    .where(and(eq(capabilities.id, id), eq(capabilities.organizationId, ctx.orgId)));
+  if (!row) throw new NotFoundError("That capability");
+  return row;
+}
+
+/** A capability's name must not be another tool's: built-ins, integration tools, other capabilities. */
+async function refuseNameClash(db: Database, ctx: RequestContext, input: CapabilityInput, exceptId?: string) {
+  const name = capabilityToolName(input.namespace, input.action);
+  const clash = (message: string) => new ConflictError(message, { action: [message] });
+  const existing = (await listCapabilities(db, ctx.orgId)).find(
+    (c) => c.id !== exceptId && capabilityToolName(c.namespace, c.action) === name,
+  );
+  if (existing) throw clash(`A capability named ${name} already exists.`);
+  if (builtinTools.some((tool) => tool.name === name)) throw clash(`${name} is the name of a built-in tool.`);
+  for (const integration of await listIntegrationsForOrg(db, ctx.orgId)) {
+    if (
+      (integration.discovered?.tools ?? []).some(
+        (t) => integrationToolName(integration.slug, t.name) === name,
+      )
+    )
+      throw clash(`${name} is already a tool of the integration "${integration.name}".`);
+  }
+}
+
+export async function createCapability(
+  db: Database,
+  ctx: RequestContext,
+  input: unknown,
+): Promise<Capability> {
+  requireAdmin(ctx);
+  const values = parseInput(capabilityInputSchema, input);
+  await refuseNameClash(db, ctx, values);
+  const [row] = await db
+    .insert(capabilities)
+    .values({ ...values, organizationId: ctx.orgId, createdBy: ctx.userId ?? null })
+    .onConflictDoNothing()
+    .returning();
+  if (!row)
+    throw new ConflictError(
+      `A capability named ${capabilityToolName(values.namespace, values.action)} already exists.`,
+    );
+  return row;
+}
+
+export async function updateCapability(
+  db: Database,
+  ctx: RequestContext,
+  id: string,
+  input: unknown,
+): Promise<Capability> {
+  requireAdmin(ctx);
+  const current = await getCapability(db, ctx, id);
+  const values = parseInput(capabilityInputSchema, input);
+  await refuseNameClash(db, ctx, values, current.id);
+  const [row] = await db
+    .update(capabilities)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(and(eq(capabilities.id, current.id), eq(capabilities.organizationId, ctx.orgId)))
+    .returning();
+  if (!row) throw new NotFoundError("That capability");
+  return row;
+}
+
+export async function deleteCapability(db: Database, ctx: RequestContext, id: string): Promise<void> {
+  requireAdmin(ctx);
+  const current = await getCapability(db, ctx, id);
+  await db
+    .delete(capabilities)
+    .where(and(eq(capabilities.id, current.id), eq(capabilities.organizationId, ctx.orgId)));
+}
+
+/** Counts one call (AC5) in a single statement, so concurrent calls never lose an update. */
+export async function recordCapabilityCall(
+  db: Database,
+  id: string,
+  outcome: { ok: boolean; latencyMs: number },
+) {
+  await db
+    .update(capabilities)
+    .set({
+      usageCount: sql`${capabilities.usageCount} + 1`,
+      successCount: sql`${capabilities.successCount} + ${outcome.ok ? 1 : 0}`,
+      totalLatencyMs: sql`${capabilities.totalLatencyMs} + ${outcome.latencyMs}`,
+      lastUsedAt: sql`now()`,
+    })
+    .where(eq(capabilities.id, id));
+}

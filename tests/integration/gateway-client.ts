@@ -1,0 +1,37 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { POST } from "@/app/api/mcp/route";
+import type { DatabaseHandle } from "@/db/client";
+
+export const GATEWAY_URL = "http://localhost:3000/api/mcp";
+
+/** The gateway's route handler, as the running app would call it. */
+export const gatewayRoute = (request: Request) => POST(request, { params: Promise.resolve({}) });
+
+/** A fetch that goes straight to the route handler, with the Host header a server always sees. */
+export function gatewayFetch(url: string | URL, init?: RequestInit) {
+  const request = new Request(url, init);
+  request.headers.set("host", new URL(url).host);
+  return gatewayRoute(request);
+}
+
+/** Makes the route handlers use this test's database. */
+export function useDatabase(handle: DatabaseHandle | undefined) {
+  (globalThis as { switchboardDb?: DatabaseHandle }).switchboardDb = handle;
+}
+
+/** The SDK's own client over Streamable HTTP, connected to the gateway with an API key. */
+export async function connectGateway(key: string): Promise<Client> {
+  const client = new Client({ name: "gateway-test", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(GATEWAY_URL), {
+      fetch: gatewayFetch,
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    }),
+  );
+  return client;
+}
+
+export const textOf = (result: unknown) =>
+  ((result as CallToolResult).content ?? []).map((part) => (part.type === "text" ? part.text : "")).join("");
