@@ -1,6 +1,5 @@
 import type { Database } from "@/db/client";
 import type { Capability } from "@/db/schema";
-import type { RequestContext } from "@/lib/auth/context";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import type { ToolResult } from "@/lib/tools/types";
@@ -22,7 +21,7 @@ export function capabilityLimits(): SandboxLimits {
 }
 
 /** What `tools.call` gives capability code: structured data when there is some, else the text. */
-function valueForCode(result: ToolResult): unknown {
+export function valueForCode(result: ToolResult): unknown {
   if (result.isError) {
     const text = result.content.map((part) => (part.type === "text" ? String(part.text) : "")).join("\n");
     throw new Error(result.errorMessage ?? (text || "The tool failed."));
@@ -36,12 +35,12 @@ function valueForCode(result: ToolResult): unknown {
 export type CallTool = (name: string, args: Record<string, unknown>, depth: number) => Promise<ToolResult>;
 
 /**
- * Runs a capability in the sandbox for the context's organization, counts the call, and answers a tool result:
- * the returned JSON as text (and as structured content when it is an object), or the error as an error result.
+ * Runs a capability in the sandbox (its tool calls go through `callTool`, for its organization), counts the
+ * call, and answers a tool result: the returned JSON as text (and as structured content when it is an object),
+ * or the error as an error result.
  */
 export async function executeCapability(
   db: Database,
-  ctx: RequestContext,
   capability: Capability,
   args: Record<string, unknown>,
   options: { depth: number; callTool: CallTool; limits?: SandboxLimits },

@@ -65,7 +65,9 @@ async function callCatalogTool(
     };
   } catch (error) {
     if (error instanceof UnknownToolError)
-      return errorResult(name.startsWith("mcp__") ? `Capability not found: ${name}` : `Unknown tool: ${name}`);
+      return errorResult(
+        name.startsWith("mcp__") ? `Capability not found: ${name}` : `Unknown tool: ${name}`,
+      );
     if (error instanceof AppError && error.type !== "internal") return errorResult(error.message);
     log.error("gateway tool call failed", { tool: name, orgId: ctx.orgId, err: error });
     return errorResult("Tool execution failed.");

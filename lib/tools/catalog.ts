@@ -134,7 +134,7 @@ export async function invokeTool(
     }
     validateToolArgs(entry.descriptor.inputSchema, params);
     if (entry.kind === "capability") {
-      const { result } = await executeCapability(db, ctx, entry.capability, params, {
+      const { result } = await executeCapability(db, entry.capability, params, {
         depth: options.depth ?? 0,
         callTool: (tool, args, depth) =>
           invokeTool(db, ctx, tool, args, { ...options, surface: "capability", depth }),

@@ -35,7 +35,7 @@ async function expectHealthy() {
 
 describe("capability sandbox: what code can do", () => {
   it("returns sync and async values, receives its arguments and logs", async () => {
-    expect(await run("return { greeting: `hi ${args.name}` };", { name: "Ada" })).toMatchObject({
+    expect(await run("return { greeting: 'hi ' + args.name };", { name: "Ada" })).toMatchObject({
       ok: true,
       value: { greeting: "hi Ada" },
     });

@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { deleteAgentAction } from "@/app/(app)/agents/actions";
 import { AgentForm } from "@/components/agents/agent-form";
 import { agentFormOptions, agentFormValues } from "@/components/agents/agent-page-data";
-import { DeleteAgentButton } from "@/components/agents/delete-agent-button";
+import { DeleteWithConfirm } from "@/components/forms/delete-with-confirm";
 import { Badge } from "@/components/ui/badge";
 import { getDb } from "@/db/client";
 import { isAdminRole } from "@/lib/auth/context";
@@ -26,7 +27,14 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
         <h1 className="flex items-center gap-2 text-2xl font-semibold">
           {agent.name} {agent.isDefault ? <Badge>Default</Badge> : null}
         </h1>
-        {admin && !agent.isDefault ? <DeleteAgentButton id={agent.id} name={agent.name} /> : null}
+        {admin && !agent.isDefault ? (
+          <DeleteWithConfirm
+            label="Delete agent"
+            title={`Delete "${agent.name}"?`}
+            description="Its conversations stay and continue with the default agent."
+            action={deleteAgentAction.bind(null, agent.id)}
+          />
+        ) : null}
       </div>
       {admin ? null : <p className="text-sm text-muted-foreground">Only owners and admins change agents.</p>}
       <AgentForm

@@ -2,22 +2,32 @@
 
 import { Trash2 } from "lucide-react";
 import { useState, useTransition } from "react";
-import { deleteAgentAction } from "@/app/(app)/agents/actions";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 
-export function DeleteAgentButton({ id, name }: { id: string; name: string }) {
+/** A delete button behind a confirmation, calling a server action and showing its error, if any. */
+export function DeleteWithConfirm({
+  label,
+  title,
+  description,
+  action,
+}: {
+  label: string;
+  title: string;
+  description: string;
+  action: () => Promise<{ error?: string }>;
+}) {
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string>();
   return (
     <div className="grid gap-1">
       <ConfirmButton
-        title={`Delete "${name}"?`}
-        description="Its conversations stay and continue with the default agent."
+        title={title}
+        description={description}
         confirmLabel="Delete"
         disabled={pending}
-        onConfirm={() => startTransition(async () => setError((await deleteAgentAction(id)).error))}
+        onConfirm={() => startTransition(async () => setError((await action()).error))}
       >
-        <Trash2 className="h-4 w-4" aria-hidden /> Delete agent
+        <Trash2 className="h-4 w-4" aria-hidden /> {label}
       </ConfirmButton>
       {error ? <p className="text-xs text-destructive">{error}</p> : null}
     </div>

@@ -1,0 +1,79 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import type { FormState } from "@/components/forms/form-state";
+import { getDb } from "@/db/client";
+import { requireApiContext } from "@/lib/auth/request-context";
+import type { SandboxResult } from "@/lib/capabilities/sandbox";
+import { createCapability, deleteCapability, updateCapability } from "@/lib/capabilities/store";
+import { testRunCapability } from "@/lib/capabilities/test-run";
+import { toActionError, ValidationError } from "@/lib/errors";
+
+function json(form: FormData, name: string, label: string): unknown {
+  const text = String(form.get(name) ?? "").trim();
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError(`${label} is not valid JSON.`, { [name]: [`${label} is not valid JSON.`] });
+  }
+}
+
+const keep = (form: FormData) =>
+  Object.fromEntries(
+    ["namespace", "action", "description", "parametersSchema", "code"].map((key) => [
+      key,
+      String(form.get(key) ?? ""),
+    ]),
+  );
+
+export async function saveCapabilityAction(
+  id: string | null,
+  _prev: FormState,
+  form: FormData,
+): Promise<FormState> {
+  try {
+    const ctx = await requireApiContext();
+    const input = {
+      namespace: String(form.get("namespace") ?? ""),
+      action: String(form.get("action") ?? ""),
+      description: String(form.get("description") ?? ""),
+      parametersSchema: json(form, "parametersSchema", "The parameters schema"),
+      code: String(form.get("code") ?? ""),
+    };
+    if (id) await updateCapability(getDb(), ctx, id, input);
+    else await createCapability(getDb(), ctx, input);
+  } catch (error) {
+    return { ...toActionError(error, { action: "saveCapability" }), values: keep(form) };
+  }
+  revalidatePath("/capabilities");
+  redirect("/capabilities");
+}
+
+export async function deleteCapabilityAction(id: string): Promise<{ error?: string }> {
+  try {
+    await deleteCapability(getDb(), await requireApiContext(), id);
+  } catch (error) {
+    return toActionError(error, { action: "deleteCapability" });
+  }
+  revalidatePath("/capabilities");
+  redirect("/capabilities");
+}
+
+export async function testRunCapabilityAction(
+  code: string,
+  argsText: string,
+): Promise<{ run?: SandboxResult; error?: string }> {
+  try {
+    let args: unknown;
+    try {
+      args = argsText.trim() ? JSON.parse(argsText) : {};
+    } catch {
+      return { error: "The arguments are not valid JSON." };
+    }
+    return { run: await testRunCapability(getDb(), await requireApiContext(), { code, args }) };
+  } catch (error) {
+    return toActionError(error, { action: "testRunCapability" });
+  }
+}

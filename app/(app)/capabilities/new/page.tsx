@@ -1,0 +1,18 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { CapabilityForm, NEW_CAPABILITY } from "@/components/capabilities/capability-form";
+import { isAdminRole } from "@/lib/auth/context";
+import { requirePageContext } from "@/lib/auth/request-context";
+
+export const metadata: Metadata = { title: "New capability" };
+
+export default async function NewCapabilityPage() {
+  const ctx = await requirePageContext();
+  if (!isAdminRole(ctx.role)) redirect("/capabilities");
+  return (
+    <div className="grid gap-6">
+      <h1 className="text-2xl font-semibold">New capability</h1>
+      <CapabilityForm capability={NEW_CAPABILITY} readOnly={false} />
+    </div>
+  );
+}

@@ -1,0 +1,141 @@
+"use client";
+
+import { useActionState, useRef, useState } from "react";
+import { saveCapabilityAction } from "@/app/(app)/capabilities/actions";
+import type { FormState } from "@/components/forms/form-state";
+import { SubmitButton } from "@/components/forms/submit-button";
+import { Alert } from "@/components/ui/alert";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { CodeEditor } from "./code-editor";
+import { TestRunPanel } from "./test-run-panel";
+
+export interface CapabilityFormValues {
+  id: string | null;
+  namespace: string;
+  action: string;
+  description: string;
+  parametersSchema: string;
+  code: string;
+}
+
+const EXAMPLE_CODE = `// args holds the call's arguments; tools.call(name, args) calls any tool of the organization.
+const echoed = await tools.call("node_knowledge_retriever", { node_names: [args.node] });
+console.log("looked up", args.node);
+return { node: args.node, found: echoed };`;
+
+export const NEW_CAPABILITY: CapabilityFormValues = {
+  id: null,
+  namespace: "",
+  action: "",
+  description: "",
+  parametersSchema: JSON.stringify(
+    {
+      type: "object",
+      properties: { node: { type: "string", description: "A knowledge node's name" } },
+      required: ["node"],
+    },
+    null,
+    2,
+  ),
+  code: EXAMPLE_CODE,
+};
+
+/** The capability editor: its tool name, schema and code, with a test run of the code as it stands. */
+export function CapabilityForm({
+  capability,
+  readOnly,
+}: {
+  capability: CapabilityFormValues;
+  readOnly: boolean;
+}) {
+  const [state, action] = useActionState<FormState, FormData>(
+    saveCapabilityAction.bind(null, capability.id),
+    {},
+  );
+  const values = { ...capability, ...state.values };
+  const [namespace, setNamespace] = useState(values.namespace);
+  const [actionName, setActionName] = useState(values.action);
+  const code = useRef(values.code);
+  const toolName = `mcp__${namespace || "<namespace>"}__${actionName || "<action>"}`;
+  const fieldError = (name: string) => state.fields?.[name]?.join(" ");
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <form action={action} className="grid content-start gap-5" noValidate aria-label="Capability">
+        {state.error && !state.fields ? <Alert>{state.error}</Alert> : null}
+        <fieldset disabled={readOnly} className="grid gap-5">
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field id="cap-namespace" label="Namespace" error={fieldError("namespace")}>
+              <Input
+                id="cap-namespace"
+                name="namespace"
+                value={namespace}
+                onChange={(event) => setNamespace(event.target.value)}
+                placeholder="code"
+              />
+            </Field>
+            <Field id="cap-action" label="Action" error={fieldError("action")}>
+              <Input
+                id="cap-action"
+                name="action"
+                value={actionName}
+                onChange={(event) => setActionName(event.target.value)}
+                placeholder="analyze"
+              />
+            </Field>
+          </div>
+          <p className="text-xs text-muted-foreground" data-testid="capability-tool-name">
+            Tool name:{" "}
+            <code className={toolName.length > 64 ? "text-destructive" : undefined}>{toolName}</code> (
+            {toolName.length} of 64 characters)
+          </p>
+          <Field
+            id="cap-description"
+            label="Description"
+            hint="What the tool does; models read this."
+            error={fieldError("description")}
+          >
+            <Input id="cap-description" name="description" defaultValue={values.description} />
+          </Field>
+          <Field
+            id="cap-schema"
+            label="Parameters (JSON Schema)"
+            hint="The tool's inputSchema. Arguments are checked against it before the code runs."
+            error={fieldError("parametersSchema")}
+          >
+            <textarea
+              id="cap-schema"
+              name="parametersSchema"
+              rows={8}
+              spellCheck={false}
+              defaultValue={values.parametersSchema}
+              className="rounded-md border bg-card p-3 font-mono text-xs outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            />
+          </Field>
+          <Field
+            id="cap-code"
+            label="Code"
+            hint="The body of an async function of (args, tools); return a JSON value. It runs in a sandbox with no network or files."
+            error={fieldError("code")}
+          >
+            <CodeEditor
+              id="cap-code"
+              name="code"
+              defaultValue={values.code}
+              onChange={(next) => (code.current = next)}
+              disabled={readOnly}
+            />
+          </Field>
+        </fieldset>
+        {readOnly ? null : (
+          <div>
+            <SubmitButton pendingText="Saving…">
+              {capability.id ? "Save capability" : "Create capability"}
+            </SubmitButton>
+          </div>
+        )}
+      </form>
+      {readOnly ? null : <TestRunPanel code={() => code.current} />}
+    </div>
+  );
+}
