@@ -1,6 +1,6 @@
-import { and, eq, like } from "drizzle-orm";
+import { and, eq, like, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { type DiscoveredSnapshot, mcpIntegrations } from "@/db/schema";
+import { agents, type DiscoveredSnapshot, mcpIntegrations } from "@/db/schema";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { getEnv } from "@/lib/env";
@@ -276,9 +276,16 @@ export async function setIntegrationEnabled(db: Database, ctx: RequestContext, i
 export async function deleteIntegration(db: Database, ctx: RequestContext, id: string) {
   requireAdmin(ctx);
   const row = await loadForOrg(db, ctx, id);
-  await db
-    .delete(mcpIntegrations)
-    .where(and(eq(mcpIntegrations.id, row.id), eq(mcpIntegrations.organizationId, ctx.orgId)));
+  await db.transaction(async (tx) => {
+    await tx
+      .delete(mcpIntegrations)
+      .where(and(eq(mcpIntegrations.id, row.id), eq(mcpIntegrations.organizationId, ctx.orgId)));
+    // Agents that listed it stop listing it, instead of reporting a missing integration at each conversation.
+    await tx
+      .update(agents)
+      .set({ mcpIntegrationIds: sql`${agents.mcpIntegrationIds} - ${row.id}::text` })
+      .where(and(eq(agents.organizationId, ctx.orgId), sql`${agents.mcpIntegrationIds} ? ${row.id}::text`));
+  });
   await getMcpClient().pool.closeIntegration(id);
 }
 

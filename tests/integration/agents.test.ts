@@ -13,7 +13,7 @@ import { createConversation, getConversation } from "@/lib/chat/conversations";
 import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { AppError } from "@/lib/errors";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration } from "@/lib/mcp/integrations-service";
+import { createIntegration, deleteIntegration } from "@/lib/mcp/integrations-service";
 import { addMember } from "@/lib/orgs/members";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
@@ -92,6 +92,17 @@ describe("agents", () => {
     expect(orphan.agentId).toBeNull();
     const fallback = await prepareConversation(handle.db, member, orphan);
     expect(fallback.agent.isDefault).toBe(true);
+  });
+
+  it("forgets an integration that is deleted", async () => {
+    const extra = await createIntegration(handle.db, owner, { source: "catalog", catalogKey: "everything" });
+    const agent = await createAgent(handle.db, owner, {
+      ...valid,
+      mcpIntegrationIds: [integrationId, extra.id],
+    });
+    await deleteIntegration(handle.db, owner, extra.id);
+    expect((await getAgent(handle.db, owner, agent.id)).mcpIntegrationIds).toEqual([integrationId]);
+    expect((await ensureDefaultAgent(handle.db, owner.orgId)).mcpIntegrationIds).toBeNull();
   });
 
   it("says what is wrong with each bad field", async () => {

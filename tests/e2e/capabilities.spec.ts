@@ -1,0 +1,83 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { expect, test } from "@playwright/test";
+import { RegisterPage } from "./pages/auth-pages";
+
+test("a capability written in the editor is tested, saved, and called by an MCP client through the gateway", async ({
+  page,
+  baseURL,
+}) => {
+  const register = new RegisterPage(page);
+  await register.goto();
+  await register.register({
+    name: "Cleo Caps",
+    email: "cleo@example.com",
+    password: "capable code",
+    organizationName: "Caps Co",
+  });
+  await expect(page.getByTestId("page-title")).toHaveText("Caps Co");
+
+  await page.getByRole("link", { name: "Capabilities", exact: true }).click();
+  await expect(page.getByText("No capabilities yet.")).toBeVisible();
+  await page.getByRole("link", { name: "New capability" }).click();
+  const form = page.getByRole("form", { name: "Capability" });
+  await form.getByLabel("Namespace").fill("demo");
+  await form.getByLabel("Action").fill("greet");
+  await expect(page.getByTestId("capability-tool-name")).toContainText(
+    "mcp__demo__greet (16 of 64 characters)",
+  );
+  await form.getByLabel("Description").fill("Greets someone by name");
+  await form
+    .getByLabel("Parameters (JSON Schema)")
+    .fill('{"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}');
+  await form
+    .getByLabel("Code")
+    .fill('console.log("greeting", args.name);\nreturn { greeting: "Hello " + args.name };');
+
+  const panel = page.getByTestId("test-run");
+  await panel.getByLabel("Arguments (JSON)").fill('{"name": "Ada"}');
+  await panel.getByRole("button", { name: "Run" }).click();
+  await expect(page.getByTestId("test-run-result")).toContainText('"greeting": "Hello Ada"');
+  await expect(page.getByTestId("test-run-logs")).toHaveText("greeting Ada");
+  await panel.getByLabel("Arguments (JSON)").fill("{oops");
+  await panel.getByRole("button", { name: "Run" }).click();
+  await expect(panel.getByRole("alert")).toHaveText("The arguments are not valid JSON.");
+
+  await form.getByRole("button", { name: "Create capability" }).click();
+  await expect(page).toHaveURL(/\/capabilities$/);
+  const row = page.getByTestId("capability-row").filter({ hasText: "mcp__demo__greet" });
+  await expect(row).toContainText("Greets someone by name");
+
+  // Connect a client: a key made on the page goes into the configurations.
+  await page.getByRole("link", { name: "Connect a client", exact: true }).click();
+  const endpoint = `${baseURL}/api/mcp`;
+  await expect(page.getByText(endpoint, { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Create key" }).click();
+  const key = (await page.getByTestId("new-api-key").textContent())?.trim() ?? "";
+  expect(key).toMatch(/^sb_/);
+  await page.getByRole("tab", { name: "Cursor" }).click();
+  await expect(page.getByTestId("client-config")).toContainText(`"Authorization": "Bearer ${key}"`);
+  await expect(page.getByTestId("client-config")).toContainText(endpoint);
+
+  // A real MCP client over Streamable HTTP, against the running app.
+  const client = new Client({ name: "e2e", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(endpoint), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    }),
+  );
+  try {
+    const { tools } = await client.listTools();
+    expect(tools.find((tool) => tool.name === "mcp__demo__greet")?.inputSchema).toMatchObject({
+      required: ["name"],
+    });
+    const result = await client.callTool({ name: "mcp__demo__greet", arguments: { name: "Bo" } });
+    expect(result.structuredContent).toEqual({ greeting: "Hello Bo" });
+  } finally {
+    await client.close();
+  }
+
+  await page.goto("/capabilities");
+  await expect(row.locator("td").nth(1)).toHaveText("1");
+  await expect(row.locator("td").nth(2)).toHaveText("100%");
+});
