@@ -105,7 +105,11 @@ export async function runCapability(run: SandboxRun): Promise<SandboxResult> {
     outcome: { ok: true; value: unknown } | { ok: false; error: { kind: SandboxErrorKind; message: string } },
   ): SandboxResult => ({ ...outcome, logs, toolCalls, durationMs: Math.round(performance.now() - started) });
 
-  quickjs ??= getQuickJS();
+  // A module that failed to load is not kept, so the next run tries again.
+  quickjs ??= getQuickJS().catch((error: unknown) => {
+    quickjs = undefined;
+    throw error;
+  });
   const runtime = (await quickjs).newRuntime();
   const deadline = Date.now() + limits.timeoutMs;
   runtime.setMemoryLimit(limits.memoryBytes);

@@ -28,7 +28,7 @@ test("an agent with its own tools asks before running them: deny, allow once, al
   const form = page.getByRole("form", { name: "Agent" });
   await form.getByRole("button", { name: "Create agent" }).click();
   await expect(form.getByTestId("agent-name-error")).toHaveText("Enter a name.");
-  await form.getByLabel("Name").fill("Careful");
+  await form.getByLabel("Name", { exact: true }).fill("Careful");
   await form.getByLabel("Instructions").fill("Only echo things.");
   await form.getByLabel("Only these").check();
   await form.getByRole("checkbox", { name: "Everything" }).check();
@@ -55,7 +55,9 @@ test("an agent with its own tools asks before running them: deny, allow once, al
   await expect(approval).toBeVisible();
   await expect(page.getByTestId("tool-status").last()).toHaveText("waiting for approval");
   await approval.getByRole("button", { name: "Deny" }).click();
-  await expect(page.getByTestId("message-assistant").last()).toContainText("You denied `everything_echo`");
+  await expect(page.getByTestId("message-assistant").last()).toContainText(
+    "You denied everything_echo, so it did not run.",
+  );
   await expect(page.getByTestId("tool-status").last()).toHaveText("denied");
 
   await call(page, '/call everything_echo {"message": "two"}');
@@ -79,7 +81,7 @@ test("an agent with its own tools asks before running them: deny, allow once, al
 
   await page.goto("/agents");
   await page.getByRole("link", { name: "Careful" }).click();
-  await page.getByLabel("Name").fill("Very careful");
+  await page.getByLabel("Name", { exact: true }).fill("Very careful");
   await page.getByRole("button", { name: "Save agent" }).click();
   await expect(page.getByTestId("agent-row").filter({ hasText: "Very careful" })).toBeVisible();
   await page.getByRole("link", { name: "Very careful" }).click();

@@ -37,7 +37,7 @@ test("offline chat: discovery at start, /call runs a real MCP tool, and the conv
   await expect(toolCall).toContainText("done");
   await toolCall.locator("summary").click();
   await expect(toolCall.getByTestId("tool-output")).toContainText("Echo: from the chat");
-  await expect(page.getByTestId("message-assistant").last()).toContainText("Result of `everything_echo`");
+  await expect(page.getByTestId("message-assistant").last()).toContainText("Result of everything_echo:");
 
   await page.screenshot({ path: test.info().outputPath("chat.png"), fullPage: true });
   await page.reload();
@@ -69,6 +69,6 @@ test("offline chat: discovery at start, /call runs a real MCP tool, and the conv
   await input.fill('/call everything_echo {"message": "off"}');
   await input.press("Enter");
   await expect(page.getByTestId("message-assistant").last()).toContainText(
-    "There is no tool named `everything_echo`",
+    "There is no tool named everything_echo",
   );
 });
