@@ -1,4 +1,4 @@
-import type { Tool } from "ai";
+import type { ModelMessage, Tool } from "ai";
 import type { ConversationCapabilities } from "./conversation-start";
 
 /** What the user and the agent decided about a conversation's tools. */
@@ -7,6 +7,15 @@ export interface ConversationControls {
   disabledTools: string[];
   requireApproval: boolean;
   approvedTools: string[];
+}
+
+function wasAsked(toolCallId: string, messages: ModelMessage[]): boolean {
+  return messages.some(
+    (message) =>
+      message.role === "assistant" &&
+      Array.isArray(message.content) &&
+      message.content.some((part) => part.type === "tool-approval-request" && part.toolCallId === toolCallId),
+  );
 }
 
 /**
@@ -24,7 +33,14 @@ export function applyConversationControls(
   for (const [name, tool] of Object.entries(capabilities.tools)) {
     const origin = capabilities.mcpToolOrigins[name];
     if (offTools.has(name) || (origin && offIntegrations.has(origin.integrationId))) continue;
-    tools[name] = controls.requireApproval && !approved.has(name) ? { ...tool, needsApproval: true } : tool;
+    if (!controls.requireApproval) tools[name] = tool;
+    else if (!approved.has(name)) tools[name] = { ...tool, needsApproval: true };
+    // Allowed for the conversation: no new questions, but a call already asked about keeps its approval valid.
+    else
+      tools[name] = {
+        ...tool,
+        needsApproval: (_input, { toolCallId, messages }) => wasAsked(toolCallId, messages),
+      };
   }
   const visible = <T extends { integrationId: string }>(items: T[]) =>
     items.filter((item) => !offIntegrations.has(item.integrationId));

@@ -71,4 +71,14 @@ test("offline chat: discovery at start, /call runs a real MCP tool, and the conv
   await expect(page.getByTestId("message-assistant").last()).toContainText(
     "There is no tool named everything_echo",
   );
+
+  // An image in a tool's result is shown; the model only gets a note about it.
+  await input.fill("/call everything_get-tiny-image {}");
+  await input.press("Enter");
+  await expect(page.getByTestId("tool-call")).toHaveCount(2);
+  const imageCall = page.getByTestId("tool-call").last();
+  await expect(imageCall).toContainText("everything_get-tiny-image done");
+  await imageCall.locator("summary").click();
+  await expect(imageCall.getByRole("img", { name: "Tool result" })).toBeVisible();
+  await expect(page.getByTestId("message-assistant").last()).toContainText("[image: image/png");
 });

@@ -113,7 +113,17 @@ describe("a conversation's tool switches and approvals", () => {
     const approved = (await getConversation(handle.db, a, conversation.id)).approvedTools;
     expect(approved).toEqual(["everything_echo"]);
     const after = applyConversationControls(capabilities, { ...controls, approvedTools: approved });
-    expect(after.tools.everything_echo?.needsApproval).toBeUndefined();
+    // Allowed for the conversation: new calls run at once, a call already asked about stays approvable.
+    const check = after.tools.everything_echo?.needsApproval;
+    if (typeof check !== "function") throw new Error("expected a function");
+    const asked = [
+      {
+        role: "assistant" as const,
+        content: [{ type: "tool-approval-request" as const, approvalId: "a1", toolCallId: "call-1" }],
+      },
+    ];
+    expect(await check({}, { toolCallId: "call-2", messages: asked })).toBe(false);
+    expect(await check({}, { toolCallId: "call-1", messages: asked })).toBe(true);
     expect(after.tools["everything_get-sum"]?.needsApproval).toBe(true);
   });
 });
