@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
@@ -82,7 +83,6 @@ export function planOfflineReply(options: LanguageModelV3CallOptions): OfflineRe
 }
 
 export function offlineModel(): LanguageModelV3 {
-  let counter = 0;
   return {
     specificationVersion: "v3",
     provider: "switchboard",
@@ -101,7 +101,7 @@ export function offlineModel(): LanguageModelV3 {
             content: [
               {
                 type: "tool-call",
-                toolCallId: `offline-${++counter}`,
+                toolCallId: `offline-${randomUUID()}`,
                 toolName: reply.toolName,
                 input: reply.input,
               },
@@ -115,7 +115,7 @@ export function offlineModel(): LanguageModelV3 {
       const reply = planOfflineReply(options);
       const parts: LanguageModelV3StreamPart[] = [{ type: "stream-start", warnings: [] }];
       if (reply.kind === "text") {
-        const id = `text-${++counter}`;
+        const id = `text-${randomUUID()}`;
         parts.push(
           { type: "text-start", id },
           { type: "text-delta", id, delta: reply.text },
@@ -125,7 +125,7 @@ export function offlineModel(): LanguageModelV3 {
       } else {
         parts.push({
           type: "tool-call",
-          toolCallId: `offline-${++counter}`,
+          toolCallId: `offline-${randomUUID()}`,
           toolName: reply.toolName,
           input: reply.input,
         });
