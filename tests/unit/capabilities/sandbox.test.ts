@@ -113,9 +113,11 @@ describe("capability sandbox: containment", () => {
 
   it("ends a memory bomb, deep recursion and a huge result with an error", async () => {
     const bomb = await run(
-      "const a = []; while (true) a.push(new Array(100000).fill(1));",
+      "const a = []; while (true) a.push(new ArrayBuffer(1024 * 1024));",
       {},
-      { memoryBytes: 8 * 1024 * 1024 },
+      {
+        memoryBytes: 4 * 1024 * 1024,
+      },
     );
     expect(bomb).toMatchObject({ ok: false, error: { kind: "memory" } });
     const deep = await run("const f = (n) => f(n + 1) + 1; return f(0);");
@@ -124,6 +126,24 @@ describe("capability sandbox: containment", () => {
     expect(huge).toMatchObject({ ok: false, error: { kind: "output_too_large" } });
     await expectHealthy();
   }, 30_000);
+
+  it("terminates code stuck in a native operation at the deadline, without blocking the server", async () => {
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 20);
+    const stuck = await run(
+      "const a = []; while (true) a.push(new Array(100000).fill(1));",
+      {},
+      {
+        timeoutMs: 300,
+        memoryBytes: 256 * 1024 * 1024,
+      },
+    );
+    clearInterval(ticker);
+    expect(stuck).toMatchObject({ ok: false, error: { kind: "timeout" } });
+    // The event loop kept running while the capability did.
+    expect(ticks).toBeGreaterThan(5);
+    await expectHealthy();
+  });
 
   it("limits tool calls per run", async () => {
     const result = await run("for (let i = 0; i < 10; i++) await tools.call('echo', { message: i });");

@@ -1,0 +1,178 @@
+// The capability sandbox's worker thread: runs code in QuickJS (WebAssembly) so that even a native operation
+// that ignores QuickJS's interrupt cannot block the server; the host terminates this thread at the deadline.
+import { parentPort } from "node:worker_threads";
+import { getQuickJS, shouldInterruptAfterDeadline } from "quickjs-emscripten";
+
+const MAX_LOG_LINES = 100;
+const MAX_LOG_CHARS = 2000;
+const quickjs = await getQuickJS();
+const pendingCalls = new Map();
+let nextCallId = 0;
+
+// Runs inside QuickJS: console and tools for the capability; values cross the boundary as JSON strings.
+const PRELUDE = `
+const __format = (values) => values.map((v) => typeof v === "string" ? v : (() => { try { return JSON.stringify(v); } catch { return String(v); } })()).join(" ");
+globalThis.console = Object.freeze({
+  log: (...v) => __log("log", __format(v)), info: (...v) => __log("info", __format(v)),
+  warn: (...v) => __log("warn", __format(v)), error: (...v) => __log("error", __format(v)),
+});
+globalThis.tools = Object.freeze({
+  call: async (name, args) => JSON.parse(await __callTool(String(name), JSON.stringify(args ?? {}))),
+});
+`;
+
+const wrap = (code) => `(async () => {
+  const __fn = async (args, tools) => {
+${code}
+  };
+  const __value = await __fn(JSON.parse(__args), tools);
+  if (typeof __value === "function" || typeof __value === "symbol")
+    throw new TypeError("The result must be JSON: return an object, array, string, number, boolean or null.");
+  const __json = JSON.stringify(__value === undefined ? null : __value);
+  if (__json === undefined) throw new TypeError("The result must be JSON.");
+  return __json;
+})()`;
+
+class SandboxFailure extends Error {
+  constructor(kind, message) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+function classify(message) {
+  if (/out of memory/i.test(message)) return "memory";
+  if (/interrupted/i.test(message)) return "timeout";
+  if (/SyntaxError/.test(message)) return "invalid_code";
+  return "runtime";
+}
+
+function errorText(vm, handle) {
+  const dumped = vm.dump(handle);
+  if (typeof dumped === "object" && dumped !== null)
+    return `${dumped.name ?? "Error"}: ${dumped.message ?? ""}`.trim();
+  return String(dumped);
+}
+
+function callHost(name, argsJson) {
+  return new Promise((resolve, reject) => {
+    const callId = ++nextCallId;
+    pendingCalls.set(callId, (reply) => (reply.ok ? resolve(reply.json) : reject(new Error(reply.message))));
+    parentPort.postMessage({ type: "tool", callId, name, argsJson });
+  });
+}
+
+async function run({ code, argsJson, limits }) {
+  const started = performance.now();
+  const logs = [];
+  let toolCalls = 0;
+  const finish = (outcome) => ({
+    ...outcome,
+    logs,
+    toolCalls,
+    durationMs: Math.round(performance.now() - started),
+  });
+  const runtime = quickjs.newRuntime();
+  const deadline = Date.now() + limits.timeoutMs;
+  runtime.setMemoryLimit(limits.memoryBytes);
+  runtime.setMaxStackSize(limits.stackBytes);
+  runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
+  const vm = runtime.newContext();
+  let timer;
+  try {
+    vm.newFunction("__log", (levelHandle, textHandle) => {
+      if (logs.length >= MAX_LOG_LINES) return;
+      const level = vm.getString(levelHandle);
+      const text = vm.getString(textHandle).slice(0, MAX_LOG_CHARS);
+      logs.push(level === "log" ? text : `[${level}] ${text}`);
+      if (logs.length === MAX_LOG_LINES) logs.push("[… more log lines were dropped]");
+    }).consume((fn) => vm.setProp(vm.global, "__log", fn));
+
+    vm.newFunction("__callTool", (nameHandle, argsHandle) => {
+      const name = vm.getString(nameHandle);
+      const toolArgs = vm.getString(argsHandle);
+      const deferred = vm.newPromise();
+      toolCalls++;
+      const call =
+        toolCalls > limits.maxToolCalls
+          ? Promise.reject(new Error(`At most ${limits.maxToolCalls} tool calls per run.`))
+          : callHost(name, toolArgs);
+      call.then(
+        (json) => {
+          if (vm.alive) vm.newString(json).consume((handle) => deferred.resolve(handle));
+        },
+        (error) => {
+          if (vm.alive) vm.newError(error.message).consume((handle) => deferred.reject(handle));
+        },
+      );
+      deferred.settled.then(() => {
+        if (runtime.alive) runtime.executePendingJobs();
+      });
+      return deferred.handle;
+    }).consume((fn) => vm.setProp(vm.global, "__callTool", fn));
+
+    vm.newString(argsJson).consume((handle) => vm.setProp(vm.global, "__args", handle));
+    const prelude = vm.evalCode(PRELUDE, "prelude.js");
+    if (prelude.error) {
+      prelude.error.dispose();
+      throw new SandboxFailure("runtime", "The sandbox could not start.");
+    }
+    prelude.value.dispose();
+
+    const evaluated = vm.evalCode(wrap(code), "capability.js");
+    if (evaluated.error) {
+      const message = evaluated.error.consume((handle) => errorText(vm, handle));
+      throw new SandboxFailure(classify(message), message);
+    }
+    const settled = evaluated.value.consume((promise) => vm.resolvePromise(promise));
+    runtime.executePendingJobs();
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(
+        () => reject(new SandboxFailure("timeout", `The capability ran longer than ${limits.timeoutMs} ms.`)),
+        Math.max(0, deadline - Date.now()),
+      );
+    });
+    const outcome = await Promise.race([settled, timeout]);
+    if (outcome.error) {
+      const message = outcome.error.consume((handle) => errorText(vm, handle));
+      throw new SandboxFailure(classify(message), message);
+    }
+    const json = outcome.value.consume((handle) => vm.getString(handle));
+    const bytes = Buffer.byteLength(json);
+    if (bytes > limits.maxOutputBytes) {
+      throw new SandboxFailure(
+        "output_too_large",
+        `The result is ${bytes.toLocaleString("en")} bytes; at most ${limits.maxOutputBytes.toLocaleString("en")} are allowed.`,
+      );
+    }
+    return finish({ ok: true, value: JSON.parse(json) });
+  } catch (error) {
+    if (error instanceof SandboxFailure)
+      return finish({ ok: false, error: { kind: error.kind, message: error.message } });
+    const message = error instanceof Error ? error.message : String(error);
+    return finish({
+      ok: false,
+      error: { kind: classify(message), message: "The capability failed in the sandbox." },
+    });
+  } finally {
+    clearTimeout(timer);
+    pendingCalls.clear();
+    // A run cut short can leave handles alive inside QuickJS; freeing the whole runtime reclaims them all.
+    try {
+      if (vm.alive) vm.dispose();
+    } catch {}
+    try {
+      if (runtime.alive) runtime.dispose();
+    } catch {}
+  }
+}
+
+parentPort.on("message", async (message) => {
+  if (message.type === "tool-result") {
+    const settle = pendingCalls.get(message.callId);
+    pendingCalls.delete(message.callId);
+    settle?.(message);
+    return;
+  }
+  if (message.type === "run") parentPort.postMessage({ type: "done", result: await run(message) });
+});
