@@ -1,5 +1,6 @@
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { logger } from "@/lib/logger";
 
 export interface SandboxLimits {
   timeoutMs: number;
@@ -34,7 +35,7 @@ type WorkerMessage =
   | { type: "tool"; callId: number; name: string; argsJson: string }
   | { type: "done"; result: SandboxResult };
 
-// Plain JavaScript run from the project folder, so bundlers leave it alone (`next start`, tests and the CLI).
+// Plain JavaScript beside this file; the production build bundles it as a worker chunk of its own.
 const WORKER_FILE = path.join(process.cwd(), "lib", "capabilities", "sandbox-worker.mjs");
 // Past the deadline, QuickJS's own interrupt gets this long before the thread is terminated.
 const GRACE_MS = 500;
@@ -90,7 +91,10 @@ export function runCapability(run: SandboxRun): Promise<SandboxResult> {
       () => end(failure("timeout", `The capability ran longer than ${run.limits.timeoutMs} ms.`), false),
       run.limits.timeoutMs + GRACE_MS,
     );
-    const onError = () => end(failure("runtime", "The capability failed in the sandbox."), false);
+    const onError = (error: unknown) => {
+      logger.warn("capability sandbox thread failed", { err: error });
+      end(failure("runtime", "The capability failed in the sandbox."), false);
+    };
     const onMessage = (message: WorkerMessage) => {
       if (message.type === "done") {
         end(message.result, true);
