@@ -25,6 +25,14 @@ const booleanFlag = optionalString
   })
   .transform((value) => value === "true" || value === "1");
 
+/** A whole number with a unit for the message, and its default when unset. */
+const wholeNumber = (unit: string, fallback: number) =>
+  optionalString
+    .refine((value) => value === undefined || /^\d+$/.test(value), {
+      message: `must be a whole number of ${unit}`,
+    })
+    .transform((value) => (value === undefined ? fallback : Number(value)));
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: optionalString
@@ -68,34 +76,12 @@ export const envSchema = z.object({
         .map((host) => host.trim().toLowerCase())
         .filter(Boolean),
     ),
-  MCP_TIMEOUT_MS: optionalString
-    .refine((value) => value === undefined || /^\d+$/.test(value), {
-      message: "must be a whole number of milliseconds",
-    })
-    .transform((value) => (value === undefined ? 30_000 : Number(value))),
-  MCP_IDLE_TIMEOUT_MS: optionalString
-    .refine((value) => value === undefined || /^\d+$/.test(value), {
-      message: "must be a whole number of milliseconds",
-    })
-    .transform((value) => (value === undefined ? 300_000 : Number(value))),
-  CAPABILITY_TIMEOUT_MS: optionalString
-    .refine((value) => value === undefined || /^\d+$/.test(value), {
-      message: "must be a whole number of milliseconds",
-    })
-    .transform((value) => (value === undefined ? 30_000 : Number(value))),
-  CAPABILITY_MEMORY_MB: optionalString
-    .refine((value) => value === undefined || /^\d+$/.test(value), {
-      message: "must be a whole number of megabytes",
-    })
-    .transform((value) => (value === undefined ? 64 : Number(value))),
-  CAPABILITY_MAX_OUTPUT_BYTES: optionalString
-    .refine((value) => value === undefined || /^\d+$/.test(value), {
-      message: "must be a whole number of bytes",
-    })
-    .transform((value) => (value === undefined ? 1_048_576 : Number(value))),
-  CHAT_TOOL_RESULT_MAX_CHARS: optionalString
-    .refine((value) => value === undefined || /^\d+$/.test(value), { message: "must be a whole number" })
-    .transform((value) => (value === undefined ? 20_000 : Number(value))),
+  MCP_TIMEOUT_MS: wholeNumber("milliseconds", 30_000),
+  MCP_IDLE_TIMEOUT_MS: wholeNumber("milliseconds", 300_000),
+  CAPABILITY_TIMEOUT_MS: wholeNumber("milliseconds", 30_000),
+  CAPABILITY_MEMORY_MB: wholeNumber("megabytes", 64),
+  CAPABILITY_MAX_OUTPUT_BYTES: wholeNumber("bytes", 1_048_576),
+  CHAT_TOOL_RESULT_MAX_CHARS: wholeNumber("characters", 20_000),
   API_RATE_LIMIT_PER_MINUTE: optionalString
     .refine((value) => value === undefined || /^\d+$/.test(value), {
       message: "must be a whole number (0 turns the limit off)",
