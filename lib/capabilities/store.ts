@@ -18,6 +18,23 @@ export function listCapabilities(db: Database, orgId: string): Promise<Capabilit
     .orderBy(asc(capabilities.namespace), asc(capabilities.action));
 }
 
+/** The organization's capability listed under `toolName`, if any: looked up, not parsed from the name. */
+export function listCapabilitiesForToolName(
+  db: Database,
+  orgId: string,
+  toolName: string,
+): Promise<Capability[]> {
+  return db
+    .select()
+    .from(capabilities)
+    .where(
+      and(
+        eq(capabilities.organizationId, orgId),
+        sql`'mcp__' || ${capabilities.namespace} || '__' || ${capabilities.action} = ${toolName}`,
+      ),
+    );
+}
+
 export async function getCapability(db: Database, ctx: RequestContext, id: string): Promise<Capability> {
   if (!isUuid(id)) throw new NotFoundError("That capability");
   const [row] = await db

@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { type DiscoveredSnapshot, type McpIntegrationRow, mcpIntegrations } from "@/db/schema";
 import { isUuid } from "@/lib/validation";
@@ -52,6 +52,24 @@ export function listIntegrationsForOrg(db: Database, orgId: string): Promise<Mcp
     .select()
     .from(mcpIntegrations)
     .where(eq(mcpIntegrations.organizationId, orgId))
+    .orderBy(asc(mcpIntegrations.createdAt));
+}
+
+/** The organization's integrations whose tool names could be `toolName` (their slug prefixes it), oldest first. */
+export function listIntegrationsForToolName(
+  db: Database,
+  orgId: string,
+  toolName: string,
+): Promise<McpIntegration[]> {
+  return db
+    .select()
+    .from(mcpIntegrations)
+    .where(
+      and(
+        eq(mcpIntegrations.organizationId, orgId),
+        sql`starts_with(${toolName}, ${mcpIntegrations.slug} || '_')`,
+      ),
+    )
     .orderBy(asc(mcpIntegrations.createdAt));
 }
 

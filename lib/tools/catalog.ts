@@ -3,10 +3,14 @@ import type { Capability } from "@/db/schema";
 import type { RequestContext } from "@/lib/auth/context";
 import { executeCapability } from "@/lib/capabilities/executor";
 import { capabilityToolName } from "@/lib/capabilities/names";
-import { listCapabilities } from "@/lib/capabilities/store";
+import { listCapabilities, listCapabilitiesForToolName } from "@/lib/capabilities/store";
 import { AppError, ForbiddenError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
-import { listIntegrationsForOrg, type McpIntegration } from "@/lib/mcp/repository";
+import {
+  listIntegrationsForOrg,
+  listIntegrationsForToolName,
+  type McpIntegration,
+} from "@/lib/mcp/repository";
 import type { McpClientPort } from "@/lib/mcp/types";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { builtinTools } from "./builtin";
@@ -30,13 +34,19 @@ export class UnknownToolError extends AppError {
  * The organization's tools with how to reach each. Integration tools come from each integration's latest
  * discovery, so listing never waits on a live server; disabled integrations are kept aside to answer 403.
  */
-async function loadEntries(db: Database, ctx: RequestContext, options: { refresh?: boolean } = {}) {
+async function loadEntries(
+  db: Database,
+  ctx: RequestContext,
+  options: { refresh?: boolean; only?: string } = {},
+) {
   const listed = new Map<string, Entry>();
   const disabled = new Map<string, McpIntegration>();
   for (const tool of builtinTools) listed.set(tool.name, { descriptor: tool, kind: "builtin", tool });
+  // For one call, only the rows that could hold that name are read, in the same order as the full listing.
+  const { only } = options;
   const [integrations, ownCapabilities] = await Promise.all([
-    listIntegrationsForOrg(db, ctx.orgId),
-    listCapabilities(db, ctx.orgId),
+    only ? listIntegrationsForToolName(db, ctx.orgId, only) : listIntegrationsForOrg(db, ctx.orgId),
+    only ? listCapabilitiesForToolName(db, ctx.orgId, only) : listCapabilities(db, ctx.orgId),
   ]);
   if (options.refresh) refreshStaleDiscoveries(db, ctx, integrations);
   for (const integration of integrations) {
@@ -106,7 +116,7 @@ export async function invokeTool(
         listed: new Map<string, Entry>([[name, { descriptor: builtin, kind: "builtin", tool: builtin }]]),
         disabled: new Map<string, McpIntegration>(),
       }
-    : await loadEntries(db, ctx);
+    : await loadEntries(db, ctx, { only: name });
   const entry = listed.get(name);
   const log = (outcome: string, extra: Record<string, unknown> = {}) =>
     logger.info("tool call", {
