@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigserial,
   boolean,
   doublePrecision,
   index,
@@ -276,6 +277,55 @@ export const capabilities = pgTable(
   ],
 );
 
+/** One tool call from any surface, recorded once by the catalog; arguments and results are not kept. */
+export const usageRecords = pgTable(
+  "usage_records",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Who: a user or an API key (no foreign keys: the record outlives them). */
+    userId: uuid("user_id"),
+    apiKeyId: uuid("api_key_id"),
+    surface: text("surface").$type<"chat" | "rest" | "gateway" | "capability">().notNull(),
+    tool: text("tool").notNull(),
+    source: text("source").$type<"builtin" | "integration" | "capability">(),
+    integrationId: uuid("integration_id"),
+    capabilityId: uuid("capability_id"),
+    outcome: text("outcome").$type<"ok" | "tool_error" | "failed">().notNull(),
+    latencyMs: integer("latency_ms").notNull(),
+    errorCode: text("error_code"),
+  },
+  (table) => [
+    index("usage_records_org_time_idx").on(table.organizationId, table.occurredAt),
+    index("usage_records_org_tool_time_idx").on(table.organizationId, table.tool, table.occurredAt),
+  ],
+);
+
+/** Who changed what and when, with before and after values; secrets appear only as "changed". */
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull().defaultNow(),
+    actorUserId: uuid("actor_user_id"),
+    actorApiKeyId: uuid("actor_api_key_id"),
+    /** `<kind>.<verb>`, such as `agent.update` or `api_key.revoke`. */
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id"),
+    targetName: text("target_name"),
+    before: jsonb("before").$type<Record<string, unknown>>(),
+    after: jsonb("after").$type<Record<string, unknown>>(),
+  },
+  (table) => [index("audit_events_org_time_idx").on(table.organizationId, table.occurredAt)],
+);
+
 export interface ConversationDiscovery {
   discoveredAt: string;
   integrations: (
@@ -294,3 +344,5 @@ export interface ConversationDiscovery {
 export type Agent = typeof agents.$inferSelect;
 export type Conversation = typeof conversations.$inferSelect;
 export type Capability = typeof capabilities.$inferSelect;
+export type UsageRecord = typeof usageRecords.$inferSelect;
+export type AuditEvent = typeof auditEvents.$inferSelect;

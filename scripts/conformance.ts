@@ -46,7 +46,23 @@ async function main() {
   cli("org:create", "conformance");
   const { key } = cli("apikey:create", "--org", "conformance", "--name", "conformance") as { key: string };
   cli("integration:add", "--org", "conformance", "--name", "Everything", "--catalog", "everything");
-  const app = spawn("npx", ["tsx", "scripts/start.ts"], { env, stdio: ["ignore", "ignore", "inherit"] });
+  const taken = await fetch(`http://127.0.0.1:${port}/`).then(
+    () => true,
+    () => false,
+  );
+  if (taken) throw new Error(`Port ${port} is already in use; set CONFORMANCE_PORT to a free one.`);
+  // Its own process group, so stopping it also stops the `next start` it runs.
+  const app = spawn("npx", ["tsx", "scripts/start.ts"], {
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  const stop = () => {
+    try {
+      process.kill(-(app.pid ?? 0), "SIGTERM");
+    } catch {}
+  };
+  process.on("exit", stop);
   let failed = 0;
   try {
     await waitForHealth(app);
@@ -63,7 +79,7 @@ async function main() {
     console.log("\n=== conformance: every server scenario, against the baseline");
     if (run(["--expected-failures", path.resolve("conformance", "gateway-baseline.yml")]) !== 0) failed++;
   } finally {
-    app.kill("SIGTERM");
+    stop();
   }
   console.log(failed === 0 ? "\nconformance: passed" : `\nconformance: ${failed} run(s) failed`);
   process.exit(failed === 0 ? 0 : 1);

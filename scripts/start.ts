@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
+import path from "node:path";
 import { runMigrations } from "@/db/run-migrations";
 import { EnvError, getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -21,10 +22,15 @@ async function main() {
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
 
-  const server = spawn("npx", ["next", "start", "--port", String(env.PORT)], {
-    stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-  });
+  // Node runs Next.js directly (no npx in between), so a stop signal reaches the server itself.
+  const server = spawn(
+    process.execPath,
+    [path.resolve("node_modules/next/dist/bin/next"), "start", "--port", String(env.PORT)],
+    {
+      stdio: "inherit",
+      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    },
+  );
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
   server.on("exit", (code) => process.exit(code ?? 0));
 }

@@ -3,6 +3,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { apiKeys } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { NotFoundError, UnauthorizedError } from "@/lib/errors";
 import { isUuid, parseInput } from "@/lib/validation";
@@ -56,6 +57,13 @@ export async function createApiKey(
     })
     .returning();
   if (!row) throw new Error("insert returned no row");
+  await recordAudit(db, ctx, {
+    action: "api_key.create",
+    targetType: "api_key",
+    targetId: row.id,
+    targetName: row.name,
+    after: { name: row.name, prefix: row.prefix, metaToolsOnly: row.metaToolsOnly },
+  });
   return { key, apiKey: toView(row) };
 }
 
@@ -89,8 +97,15 @@ export async function revokeApiKey(db: Database, ctx: RequestContext, id: string
     .update(apiKeys)
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, ctx.orgId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id });
-  if (updated.length === 0) throw new NotFoundError("That active API key");
+    .returning({ id: apiKeys.id, name: apiKeys.name });
+  const [revoked] = updated;
+  if (!revoked) throw new NotFoundError("That active API key");
+  await recordAudit(db, ctx, {
+    action: "api_key.revoke",
+    targetType: "api_key",
+    targetId: revoked.id,
+    targetName: revoked.name,
+  });
 }
 
 // Writing last-used on every request would make each call a write; once a minute is plenty to show.

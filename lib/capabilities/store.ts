@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { type Capability, capabilities } from "@/db/schema";
+import { changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { listIntegrationsForOrg } from "@/lib/mcp/repository";
@@ -81,6 +82,7 @@ export async function createCapability(
     throw new ConflictError(
       `A capability named ${capabilityToolName(values.namespace, values.action)} already exists.`,
     );
+  await recordAudit(db, ctx, { action: "capability.create", ...auditTarget(row), after: auditFields(row) });
   return row;
 }
 
@@ -100,8 +102,26 @@ export async function updateCapability(
     .where(and(eq(capabilities.id, current.id), eq(capabilities.organizationId, ctx.orgId)))
     .returning();
   if (!row) throw new NotFoundError("That capability");
+  await recordAudit(db, ctx, {
+    action: "capability.update",
+    ...auditTarget(row),
+    ...changedFields(auditFields(current), auditFields(row)),
+  });
   return row;
 }
+
+const auditTarget = (row: Capability) => ({
+  targetType: "capability",
+  targetId: row.id,
+  targetName: capabilityToolName(row.namespace, row.action),
+});
+const auditFields = ({ namespace, action, description, parametersSchema, code }: Capability) => ({
+  namespace,
+  action,
+  description,
+  parametersSchema,
+  code,
+});
 
 export async function deleteCapability(db: Database, ctx: RequestContext, id: string): Promise<void> {
   requireAdmin(ctx);
@@ -109,6 +129,11 @@ export async function deleteCapability(db: Database, ctx: RequestContext, id: st
   await db
     .delete(capabilities)
     .where(and(eq(capabilities.id, current.id), eq(capabilities.organizationId, ctx.orgId)));
+  await recordAudit(db, ctx, {
+    action: "capability.delete",
+    ...auditTarget(current),
+    before: auditFields(current),
+  });
 }
 
 /** Counts one call (AC5) in a single statement, so concurrent calls never lose an update. */

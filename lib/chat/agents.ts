@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { type Agent, agents, mcpIntegrations } from "@/db/schema";
+import { changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { isUuid, parseInput } from "@/lib/validation";
@@ -72,8 +73,30 @@ export async function createAgent(db: Database, ctx: RequestContext, input: unkn
     .values({ ...values, organizationId: ctx.orgId })
     .returning();
   if (!created) throw new Error("insert returned no row");
+  await recordAudit(db, ctx, {
+    action: "agent.create",
+    ...auditTarget(created),
+    after: auditFields(created),
+  });
   return created;
 }
+
+const auditTarget = (agent: Agent) => ({ targetType: "agent", targetId: agent.id, targetName: agent.name });
+const auditFields = ({
+  name,
+  instructions,
+  model,
+  mcpIntegrationIds,
+  builtinTools,
+  requireToolApproval,
+}: Agent) => ({
+  name,
+  instructions,
+  model,
+  mcpIntegrationIds,
+  builtinTools,
+  requireToolApproval,
+});
 
 export async function updateAgent(
   db: Database,
@@ -90,6 +113,11 @@ export async function updateAgent(
     .where(and(eq(agents.id, agent.id), eq(agents.organizationId, ctx.orgId)))
     .returning();
   if (!updated) throw new NotFoundError("That agent");
+  await recordAudit(db, ctx, {
+    action: "agent.update",
+    ...auditTarget(updated),
+    ...changedFields(auditFields(agent), auditFields(updated)),
+  });
   return updated;
 }
 
@@ -99,4 +127,5 @@ export async function deleteAgent(db: Database, ctx: RequestContext, id: string)
   const agent = await getAgent(db, ctx, id);
   if (agent.isDefault) throw new ValidationError("The default agent cannot be deleted; edit it instead.");
   await db.delete(agents).where(and(eq(agents.id, agent.id), eq(agents.organizationId, ctx.orgId)));
+  await recordAudit(db, ctx, { action: "agent.delete", ...auditTarget(agent), before: auditFields(agent) });
 }

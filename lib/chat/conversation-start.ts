@@ -41,6 +41,14 @@ export interface ConversationStartDeps {
   /** The slug of each integration, which prefixes its tools' names. */
   integrationSlugs: (integrationIds: string[]) => Promise<Map<string, string>>;
   logger: Logger;
+  /** Records each MCP tool call for the dashboard (the built-in tools are recorded by the catalog). */
+  recordUsage?: (entry: {
+    tool: string;
+    integrationId: string;
+    outcome: "ok" | "tool_error" | "failed";
+    latencyMs: number;
+    errorCode?: string;
+  }) => Promise<void>;
   /** Characters of a tool result the model reads; the rest is cut with a marker (default CHAT_TOOL_RESULT_MAX_CHARS). */
   resultBudget?: number;
 }
@@ -51,20 +59,32 @@ function errorType(error: unknown): string {
 }
 
 /** An MCP tool as an AI SDK tool whose failures come back to the model as results it can read. */
-function toAiTool(ctx: RequestContext, deps: ConversationStartDeps, tool: McpTool): Tool {
+function toAiTool(ctx: RequestContext, deps: ConversationStartDeps, tool: McpTool, name: string): Tool {
   return dynamicTool({
     description: tool.description ?? tool.title ?? tool.name,
     inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
     toModelOutput: ({ output }) =>
       toolOutputForModel(output, deps.resultBudget ?? getEnv().CHAT_TOOL_RESULT_MAX_CHARS),
     execute: async (input): Promise<ToolExecutionResult> => {
+      const started = performance.now();
+      const record = (outcome: "ok" | "tool_error" | "failed", errorCode?: string) =>
+        deps.recordUsage?.({
+          tool: name,
+          integrationId: tool.integrationId,
+          outcome,
+          latencyMs: performance.now() - started,
+          errorCode,
+        });
       try {
-        return await deps.execute.execute(ctx, {
+        const result = await deps.execute.execute(ctx, {
           integrationId: tool.integrationId,
           toolName: tool.name,
           parameters: (input ?? {}) as Record<string, unknown>,
         });
+        await record(result.isError ? "tool_error" : "ok");
+        return result;
       } catch (error) {
+        await record("failed", errorType(error));
         // Access problems (a disabled integration, say) are still something the model should be told.
         return {
           isError: true,
@@ -135,7 +155,7 @@ export async function discoverForConversation(
         deps.logger.warn("MCP tool skipped: its name is taken", { integrationId, tool: tool.name, name });
         continue;
       }
-      capabilities.tools[name] = toAiTool(ctx, deps, tool);
+      capabilities.tools[name] = toAiTool(ctx, deps, tool, name);
       capabilities.mcpToolOrigins[name] = { integrationId, toolName: tool.name };
     }
     capabilities.resources.push(...resources);

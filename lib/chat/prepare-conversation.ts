@@ -6,6 +6,7 @@ import { type Logger, logger } from "@/lib/logger";
 import { McpConnectionError } from "@/lib/mcp/errors";
 import { listIntegrationsForOrg } from "@/lib/mcp/repository";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
+import { recordUsage } from "@/lib/usage/record-usage";
 import { ensureDefaultAgent, getAgent } from "./agents";
 import { applyConversationControls } from "./conversation-controls";
 import { type ConversationCapabilities, discoverForConversation } from "./conversation-start";
@@ -79,6 +80,7 @@ export async function prepareConversation(
       execute,
       integrationSlugs: async () => new Map([...names].map(([id, row]) => [id, row.slug])),
       logger: stored ? quietly(startLogger) : startLogger,
+      recordUsage: (entry) => recordUsage(db, ctx, { ...entry, surface: "chat", source: "integration" }),
     },
     ctx,
     { id: resolvedAgent.id, mcpIntegrationIds: ids },

@@ -1,6 +1,7 @@
 import { and, eq, like, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { agents, type DiscoveredSnapshot, mcpIntegrations } from "@/db/schema";
+import { changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { getEnv } from "@/lib/env";
@@ -209,8 +210,46 @@ export async function createIntegration(
   }
   const [row] = await db.insert(mcpIntegrations).values(values).returning();
   if (!row) throw new Error("insert returned no row");
+  await recordAudit(db, ctx, {
+    action: "integration.create",
+    ...auditTarget(row),
+    after: auditFields(row),
+    changedSecrets: secretNames(row),
+  });
   return toView(row);
 }
+
+const auditTarget = (row: McpIntegration) => ({
+  targetType: "integration",
+  targetId: row.id,
+  targetName: row.name,
+});
+/** The fields an audit entry may show: never credentials or environment values, whose names alone are kept. */
+const auditFields = ({
+  name,
+  transport,
+  url,
+  command,
+  args,
+  authType,
+  timeoutMs,
+  enabled,
+  catalogKey,
+}: McpIntegration) => ({
+  name,
+  transport,
+  url,
+  command,
+  args,
+  authType,
+  timeoutMs,
+  enabled,
+  catalogKey,
+});
+const secretNames = (row: McpIntegration) => [
+  ...Object.keys(row.credentialsEncrypted).map((key) => `credentials.${key}`),
+  ...Object.keys(row.envEncrypted).map((key) => `env.${key}`),
+];
 
 /** Edits an integration; credentials left blank keep their stored values. */
 export async function updateIntegration(
@@ -260,17 +299,33 @@ export async function updateIntegration(
     .where(and(eq(mcpIntegrations.id, id), eq(mcpIntegrations.organizationId, ctx.orgId)))
     .returning();
   await getMcpClient().pool.closeIntegration(id);
+  if (updated) {
+    const credentialsChanged =
+      JSON.stringify(updated.credentialsEncrypted) !== JSON.stringify(row.credentialsEncrypted);
+    await recordAudit(db, ctx, {
+      action: "integration.update",
+      ...auditTarget(updated),
+      ...changedFields(auditFields(row), auditFields(updated)),
+      changedSecrets: credentialsChanged ? ["credentials"] : [],
+    });
+  }
   return toView(updated ?? row);
 }
 
 export async function setIntegrationEnabled(db: Database, ctx: RequestContext, id: string, enabled: boolean) {
   requireAdmin(ctx);
-  await loadForOrg(db, ctx, id);
+  const row = await loadForOrg(db, ctx, id);
   await db
     .update(mcpIntegrations)
     .set({ enabled, updatedAt: new Date() })
     .where(and(eq(mcpIntegrations.id, id), eq(mcpIntegrations.organizationId, ctx.orgId)));
   if (!enabled) await getMcpClient().pool.closeIntegration(id);
+  await recordAudit(db, ctx, {
+    action: enabled ? "integration.enable" : "integration.disable",
+    ...auditTarget(row),
+    before: { enabled: row.enabled },
+    after: { enabled },
+  });
 }
 
 export async function deleteIntegration(db: Database, ctx: RequestContext, id: string) {
@@ -287,6 +342,7 @@ export async function deleteIntegration(db: Database, ctx: RequestContext, id: s
       .where(and(eq(agents.organizationId, ctx.orgId), sql`${agents.mcpIntegrationIds} ? ${row.id}::text`));
   });
   await getMcpClient().pool.closeIntegration(id);
+  await recordAudit(db, ctx, { action: "integration.delete", ...auditTarget(row), before: auditFields(row) });
 }
 
 export type ConnectionTestResult =

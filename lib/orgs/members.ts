@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { memberships, type Role, users } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { emailSchema } from "@/lib/auth/schemas";
 import { findUserByEmail } from "@/lib/auth/users";
@@ -59,6 +60,13 @@ export async function addMember(db: Database, ctx: RequestContext, input: { emai
     const message = `${email} is already a member of this organization.`;
     throw new ConflictError(message, { email: [message] });
   }
+  await recordAudit(db, ctx, {
+    action: "member.add",
+    targetType: "member",
+    targetId: user.id,
+    targetName: user.email,
+    after: { role },
+  });
   return { userId: user.id, email: user.email, name: user.name, role };
 }
 
@@ -88,7 +96,7 @@ export async function changeMemberRole(
 ) {
   requireAdmin(ctx);
   const role = parseInput(roleSchema, input.role);
-  return db.transaction(async (tx) => {
+  const changed = await db.transaction(async (tx) => {
     const { membership, ownerCount } = await lockMembership(tx, ctx.orgId, input.userId);
     assertMayManage(ctx, role, membership.role);
     if (membership.role === "owner" && role !== "owner" && ownerCount <= 1) {
@@ -100,14 +108,22 @@ export async function changeMemberRole(
       .update(memberships)
       .set({ role })
       .where(and(eq(memberships.organizationId, ctx.orgId), eq(memberships.userId, input.userId)));
-    return { userId: input.userId, role };
+    return { userId: input.userId, role, previous: membership.role };
   });
+  await recordAudit(db, ctx, {
+    action: "member.role",
+    targetType: "member",
+    targetId: input.userId,
+    before: { role: changed.previous },
+    after: { role },
+  });
+  return { userId: changed.userId, role: changed.role };
 }
 
 /** Removes a member; the last owner cannot be removed. */
 export async function removeMember(db: Database, ctx: RequestContext, input: { userId: string }) {
   requireAdmin(ctx);
-  await db.transaction(async (tx) => {
+  const removedRole = await db.transaction(async (tx) => {
     const { membership, ownerCount } = await lockMembership(tx, ctx.orgId, input.userId);
     assertMayManage(ctx, membership.role);
     if (membership.role === "owner" && ownerCount <= 1) {
@@ -123,5 +139,12 @@ export async function removeMember(db: Database, ctx: RequestContext, input: { u
       .update(users)
       .set({ activeOrganizationId: sql`null` })
       .where(and(eq(users.id, input.userId), eq(users.activeOrganizationId, ctx.orgId)));
+    return membership.role;
+  });
+  await recordAudit(db, ctx, {
+    action: "member.remove",
+    targetType: "member",
+    targetId: input.userId,
+    before: { role: removedRole },
   });
 }

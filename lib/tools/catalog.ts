@@ -13,6 +13,7 @@ import {
 } from "@/lib/mcp/repository";
 import type { McpClientPort } from "@/lib/mcp/types";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
+import { recordUsage } from "@/lib/usage/record-usage";
 import { builtinTools } from "./builtin";
 import { refreshStaleDiscoveries } from "./refresh-discoveries";
 import { integrationToolName } from "./tool-names";
@@ -118,7 +119,12 @@ export async function invokeTool(
       }
     : await loadEntries(db, ctx, { only: name });
   const entry = listed.get(name);
-  const log = (outcome: string, extra: Record<string, unknown> = {}) =>
+  // One log line and one usage record per call, whatever the surface.
+  const log = async (
+    outcome: "ok" | "tool_error" | "failed",
+    extra: { errorMessage?: string; errorCode?: string } = {},
+  ) => {
+    const latencyMs = Math.round(performance.now() - started);
     logger.info("tool call", {
       tool: name,
       surface: options.surface,
@@ -127,9 +133,20 @@ export async function invokeTool(
       apiKeyId: ctx.apiKeyId,
       source: entry?.descriptor.source,
       outcome,
-      durationMs: Math.round(performance.now() - started),
+      durationMs: latencyMs,
       ...extra,
     });
+    await recordUsage(db, ctx, {
+      surface: options.surface,
+      tool: name,
+      source: entry?.descriptor.source,
+      integrationId: entry?.kind === "integration" ? entry.integration.id : undefined,
+      capabilityId: entry?.kind === "capability" ? entry.capability.id : undefined,
+      outcome,
+      latencyMs,
+      errorCode: extra.errorCode,
+    });
+  };
   try {
     if (!entry) {
       const integration = disabled.get(name);
@@ -139,7 +156,7 @@ export async function invokeTool(
     }
     if (entry.kind === "builtin") {
       const result = await entry.tool.run(db, ctx, params);
-      log(result.isError ? "tool_error" : "ok");
+      await log(result.isError ? "tool_error" : "ok");
       return result;
     }
     validateToolArgs(entry.descriptor.inputSchema, params);
@@ -149,7 +166,10 @@ export async function invokeTool(
         callTool: (tool, args, depth) =>
           invokeTool(db, ctx, tool, args, { ...options, surface: "capability", depth }),
       });
-      log(result.isError ? "tool_error" : "ok", result.isError ? { errorMessage: result.errorMessage } : {});
+      await log(
+        result.isError ? "tool_error" : "ok",
+        result.isError ? { errorMessage: result.errorMessage } : {},
+      );
       return result;
     }
     const execution = await mcpUseCases(db, options.client).execute.execute(ctx, {
@@ -163,10 +183,13 @@ export async function invokeTool(
       ...(execution.structuredContent ? { structuredContent: execution.structuredContent } : {}),
       ...(execution.errorMessage ? { errorMessage: execution.errorMessage } : {}),
     };
-    log(result.isError ? "tool_error" : "ok", result.isError ? { errorMessage: result.errorMessage } : {});
+    await log(
+      result.isError ? "tool_error" : "ok",
+      result.isError ? { errorMessage: result.errorMessage } : {},
+    );
     return result;
   } catch (error) {
-    log("failed", { errorCode: error instanceof AppError ? error.code : "internal" });
+    await log("failed", { errorCode: error instanceof AppError ? error.code : "internal" });
     throw error;
   }
 }
