@@ -5,6 +5,7 @@ import {
   Building2,
   Cable,
   Code,
+  Gauge,
   KeyRound,
   LayoutDashboard,
   type LucideIcon,
@@ -32,5 +33,6 @@ export const navItems: NavItem[] = [
   { href: "/connect", label: "Connect a client", icon: Plug },
   { href: "/settings/members", label: "Members", icon: Users },
   { href: "/settings/api-keys", label: "API keys", icon: KeyRound, adminOnly: true },
+  { href: "/admin", label: "Dashboard", icon: Gauge, adminOnly: true },
   { href: "/organizations/new", label: "New organization", icon: Building2 },
 ];

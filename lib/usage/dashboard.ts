@@ -1,0 +1,157 @@
+import { and, count, countDistinct, desc, eq, gte, isNotNull, lt, sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { apiKeys, capabilities, conversations, mcpIntegrations, usageRecords } from "@/db/schema";
+
+export interface DashboardRange {
+  from: Date;
+  to: Date;
+}
+
+const errors = sql<number>`count(*) filter (where ${usageRecords.outcome} <> 'ok')`.mapWith(Number);
+const p50 =
+  sql<number>`coalesce(percentile_cont(0.5) within group (order by ${usageRecords.latencyMs}), 0)`.mapWith(
+    Number,
+  );
+const p95 =
+  sql<number>`coalesce(percentile_cont(0.95) within group (order by ${usageRecords.latencyMs}), 0)`.mapWith(
+    Number,
+  );
+
+/** The organization's usage in a time range: totals, calls per day, tools, integrations, keys, capabilities. */
+export async function dashboardData(db: Database, orgId: string, range: DashboardRange) {
+  const inRange = and(
+    eq(usageRecords.organizationId, orgId),
+    gte(usageRecords.occurredAt, range.from),
+    lt(usageRecords.occurredAt, range.to),
+  );
+  const day = sql<string>`to_char(date_trunc('day', ${usageRecords.occurredAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
+  const [totals, daily, tools, integrations, keys, ownCapabilities, conversationCount] = await Promise.all([
+    db
+      .select({
+        calls: count(),
+        errors,
+        p50,
+        p95,
+        activeUsers: countDistinct(usageRecords.userId),
+        apiKeys: countDistinct(usageRecords.apiKeyId),
+      })
+      .from(usageRecords)
+      .where(inRange),
+    db.select({ day, calls: count(), errors }).from(usageRecords).where(inRange).groupBy(day).orderBy(day),
+    db
+      .select({ tool: usageRecords.tool, source: usageRecords.source, calls: count(), errors, p50, p95 })
+      .from(usageRecords)
+      .where(inRange)
+      .groupBy(usageRecords.tool, usageRecords.source)
+      .orderBy(desc(count()))
+      .limit(200),
+    db
+      .select({
+        integrationId: mcpIntegrations.id,
+        name: mcpIntegrations.name,
+        status: mcpIntegrations.status,
+        lastError: mcpIntegrations.lastError,
+        enabled: mcpIntegrations.enabled,
+        calls: sql<number>`count(${usageRecords.id})`.mapWith(Number),
+        errors: sql<number>`count(${usageRecords.id}) filter (where ${usageRecords.outcome} <> 'ok')`.mapWith(
+          Number,
+        ),
+        p50: sql<number>`coalesce(percentile_cont(0.5) within group (order by ${usageRecords.latencyMs}), 0)`.mapWith(
+          Number,
+        ),
+        p95: sql<number>`coalesce(percentile_cont(0.95) within group (order by ${usageRecords.latencyMs}), 0)`.mapWith(
+          Number,
+        ),
+      })
+      .from(mcpIntegrations)
+      .leftJoin(
+        usageRecords,
+        and(
+          eq(usageRecords.integrationId, mcpIntegrations.id),
+          gte(usageRecords.occurredAt, range.from),
+          lt(usageRecords.occurredAt, range.to),
+        ),
+      )
+      .where(eq(mcpIntegrations.organizationId, orgId))
+      .groupBy(mcpIntegrations.id)
+      .orderBy(mcpIntegrations.name),
+    db
+      .select({
+        apiKeyId: usageRecords.apiKeyId,
+        name: apiKeys.name,
+        prefix: apiKeys.prefix,
+        calls: count(),
+        errors,
+      })
+      .from(usageRecords)
+      .leftJoin(apiKeys, eq(apiKeys.id, usageRecords.apiKeyId))
+      .where(and(inRange, isNotNull(usageRecords.apiKeyId)))
+      .groupBy(usageRecords.apiKeyId, apiKeys.name, apiKeys.prefix)
+      .orderBy(desc(count())),
+    db
+      .select({
+        capabilityId: usageRecords.capabilityId,
+        tool: usageRecords.tool,
+        calls: count(),
+        errors,
+        p50,
+      })
+      .from(usageRecords)
+      .where(and(inRange, isNotNull(usageRecords.capabilityId)))
+      .groupBy(usageRecords.capabilityId, usageRecords.tool)
+      .orderBy(desc(count())),
+    db
+      .select({ conversations: count() })
+      .from(conversations)
+      .where(
+        and(
+          eq(conversations.organizationId, orgId),
+          gte(conversations.updatedAt, range.from),
+          lt(conversations.updatedAt, range.to),
+        ),
+      ),
+  ]);
+  const total = totals[0] ?? { calls: 0, errors: 0, p50: 0, p95: 0, activeUsers: 0, apiKeys: 0 };
+  return {
+    totals: { ...total, conversations: conversationCount[0]?.conversations ?? 0 },
+    daily: fillDays(daily, range),
+    topTools: tools.slice(0, 10),
+    failingTools: tools
+      .filter((t) => t.errors > 0)
+      .sort((x, y) => y.errors - x.errors)
+      .slice(0, 10),
+    tools,
+    integrations,
+    apiKeys: keys,
+    capabilities: ownCapabilities,
+    capabilityCount:
+      (await db.select({ n: count() }).from(capabilities).where(eq(capabilities.organizationId, orgId)))[0]
+        ?.n ?? 0,
+  };
+}
+
+export type DashboardData = Awaited<ReturnType<typeof dashboardData>>;
+
+/** Every day of the range, with zeros where nothing happened, so a chart's axis has no gaps. */
+function fillDays(rows: { day: string; calls: number; errors: number }[], range: DashboardRange) {
+  const byDay = new Map(rows.map((row) => [row.day, row]));
+  const days: { day: string; calls: number; errors: number }[] = [];
+  const cursor = new Date(
+    Date.UTC(range.from.getUTCFullYear(), range.from.getUTCMonth(), range.from.getUTCDate()),
+  );
+  while (cursor < range.to) {
+    const key = cursor.toISOString().slice(0, 10);
+    days.push(byDay.get(key) ?? { day: key, calls: 0, errors: 0 });
+    cursor.setUTCDate(cursor.getUTCDate() + 1);
+  }
+  return days;
+}
+
+/** The dashboard's ranges, by their query value. */
+export const RANGES = { "24h": 1, "7d": 7, "30d": 30, "90d": 90 } as const;
+export type RangeKey = keyof typeof RANGES;
+
+export function rangeOf(key: string | undefined, now = new Date()): { key: RangeKey; range: DashboardRange } {
+  const chosen: RangeKey = key && key in RANGES ? (key as RangeKey) : "30d";
+  return { key: chosen, range: { from: new Date(now.getTime() - RANGES[chosen] * 86_400_000), to: now } };
+}
