@@ -1,19 +1,12 @@
 import { expect, test } from "@playwright/test";
 import { RegisterPage } from "./pages/auth-pages";
 import { IntegrationsPage } from "./pages/integrations";
+import { Shell } from "./pages/shell";
 
 test("the dashboard shows the calls made through REST and the chat, the audit log, and stays closed to members", async ({
   page,
   browser,
 }) => {
-  // A member-to-be registers first; members are added by the email of an existing account.
-  const memberContext = await browser.newContext();
-  const memberPage = await memberContext.newPage();
-  const memberRegister = new RegisterPage(memberPage);
-  await memberRegister.goto();
-  await memberRegister.register({ name: "Mel Member", email: "mel@example.com", password: "member only" });
-  await expect(memberPage.getByTestId("page-title")).toBeVisible();
-
   const register = new RegisterPage(page);
   await register.goto();
   await register.register({
@@ -24,6 +17,14 @@ test("the dashboard shows the calls made through REST and the chat, the audit lo
   });
   await expect(page.getByTestId("page-title")).toHaveText("Dash Co");
   await new IntegrationsPage(page).addFromCatalog("everything");
+
+  // Mel registers (members are added by the email of an existing account) and joins Dash Co as a member.
+  const memberContext = await browser.newContext();
+  const memberPage = await memberContext.newPage();
+  const memberRegister = new RegisterPage(memberPage);
+  await memberRegister.goto();
+  await memberRegister.register({ name: "Mel Member", email: "mel@example.com", password: "member only" });
+  await expect(memberPage.getByTestId("page-title")).toBeVisible();
   await page.goto("/settings/members");
   await page.getByLabel("Email").fill("mel@example.com");
   await page.getByRole("button", { name: "Add member" }).click();
@@ -72,8 +73,9 @@ test("the dashboard shows the calls made through REST and the chat, the audit lo
   expect(csv.headers()["content-type"]).toContain("text/csv");
   expect(await csv.text()).toContain("everything_get-sum,integration,3,1,");
 
-  // A member cannot open the dashboard.
+  // A member cannot open the organization's dashboard.
   await memberPage.reload();
+  await new Shell(memberPage).switchTo("Dash Co");
   const response = await memberPage.goto("/admin");
   expect(response?.status()).toBe(404);
   await memberContext.close();
