@@ -8,6 +8,7 @@ const MAX_LOG_CHARS = 2000;
 const quickjs = await getQuickJS();
 const pendingCalls = new Map();
 let nextCallId = 0;
+let broken = false;
 
 // Runs inside QuickJS: console and tools for the capability; values cross the boundary as JSON strings.
 const PRELUDE = `
@@ -112,14 +113,14 @@ async function run({ code, argsJson, limits }) {
     }).consume((fn) => vm.setProp(vm.global, "__callTool", fn));
 
     vm.newString(argsJson).consume((handle) => vm.setProp(vm.global, "__args", handle));
-    const prelude = vm.evalCode(PRELUDE, "prelude.js");
+    const prelude = vm.evalCode(PRELUDE, "prelude.js", { type: "global" });
     if (prelude.error) {
       prelude.error.dispose();
       throw new SandboxFailure("runtime", "The sandbox could not start.");
     }
     prelude.value.dispose();
 
-    const evaluated = vm.evalCode(wrap(code), "capability.js");
+    const evaluated = vm.evalCode(wrap(code), "capability.js", { type: "global" });
     if (evaluated.error) {
       const message = evaluated.error.consume((handle) => errorText(vm, handle));
       throw new SandboxFailure(classify(message), message);
@@ -149,6 +150,8 @@ async function run({ code, argsJson, limits }) {
   } catch (error) {
     if (error instanceof SandboxFailure)
       return finish({ ok: false, error: { kind: error.kind, message: error.message } });
+    // Anything else came out of the engine itself (a host stack overflow, say): this thread is not reused.
+    broken = true;
     const message = error instanceof Error ? error.message : String(error);
     return finish({
       ok: false,
@@ -174,5 +177,8 @@ parentPort.on("message", async (message) => {
     settle?.(message);
     return;
   }
-  if (message.type === "run") parentPort.postMessage({ type: "done", result: await run(message) });
+  if (message.type === "run") {
+    const result = await run(message);
+    parentPort.postMessage({ type: "done", result, reusable: !broken });
+  }
 });

@@ -33,7 +33,7 @@ export interface SandboxRun {
 
 type WorkerMessage =
   | { type: "tool"; callId: number; name: string; argsJson: string }
-  | { type: "done"; result: SandboxResult };
+  | { type: "done"; result: SandboxResult; reusable: boolean };
 
 // Plain JavaScript beside this file; the production build bundles it as a worker chunk of its own.
 const WORKER_FILE = path.join(process.cwd(), "lib", "capabilities", "sandbox-worker.mjs");
@@ -97,7 +97,7 @@ export function runCapability(run: SandboxRun): Promise<SandboxResult> {
     };
     const onMessage = (message: WorkerMessage) => {
       if (message.type === "done") {
-        end(message.result, true);
+        end(message.result, message.reusable);
         return;
       }
       toolCalls++;
