@@ -1,5 +1,12 @@
 import type { Instrumentation } from "next";
 
+/** Server start: the background health check of the integrations. */
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { startHealthChecks } = await import("@/lib/health/scheduler");
+  startHealthChecks();
+}
+
 /** Errors thrown while rendering pages or running actions, logged once in our structured format without stacks. */
 export const onRequestError: Instrumentation.onRequestError = async (error, request, context) => {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;

@@ -11,7 +11,8 @@ const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "swi
 export const modelAppPort = port + 1;
 export const scriptedLlmPort = port + 90;
 const modelDataDir = mkdtempSync(path.join(tmpdir(), "switchboard-e2e-model-"));
-const quiet = { LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1" };
+// The background health check would change integrations' status under the tests; it has tests of its own.
+const quiet = { LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1", HEALTH_CHECK_INTERVAL_MS: "0" };
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -304,6 +304,28 @@ export const usageRecords = pgTable(
   ],
 );
 
+/** One background health check of an integration: its status history. */
+export const integrationHealthChecks = pgTable(
+  "integration_health_checks",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    integrationId: uuid("integration_id")
+      .notNull()
+      .references(() => mcpIntegrations.id, { onDelete: "cascade" }),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    checkedAt: timestamp("checked_at", { withTimezone: true }).notNull().defaultNow(),
+    status: text("status").$type<"up" | "degraded" | "down">().notNull(),
+    latencyMs: integer("latency_ms").notNull(),
+    error: text("error"),
+  },
+  (table) => [
+    index("integration_health_checks_integration_idx").on(table.integrationId, table.checkedAt),
+    index("integration_health_checks_time_idx").on(table.checkedAt),
+  ],
+);
+
 /** Who changed what and when, with before and after values; secrets appear only as "changed". */
 export const auditEvents = pgTable(
   "audit_events",
@@ -346,3 +368,4 @@ export type Conversation = typeof conversations.$inferSelect;
 export type Capability = typeof capabilities.$inferSelect;
 export type UsageRecord = typeof usageRecords.$inferSelect;
 export type AuditEvent = typeof auditEvents.$inferSelect;
+export type IntegrationHealthCheck = typeof integrationHealthChecks.$inferSelect;

@@ -82,6 +82,8 @@ export const envSchema = z.object({
   CAPABILITY_MEMORY_MB: wholeNumber("megabytes", 64),
   CAPABILITY_MAX_OUTPUT_BYTES: wholeNumber("bytes", 1_048_576),
   CHAT_TOOL_RESULT_MAX_CHARS: wholeNumber("characters", 20_000),
+  /** How often the background health check rediscovers every enabled integration; 0 turns it off. */
+  HEALTH_CHECK_INTERVAL_MS: wholeNumber("milliseconds", 300_000),
   API_RATE_LIMIT_PER_MINUTE: optionalString
     .refine((value) => value === undefined || /^\d+$/.test(value), {
       message: "must be a whole number (0 turns the limit off)",

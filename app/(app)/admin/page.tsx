@@ -4,6 +4,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { CallsChart } from "@/components/admin/calls-chart";
 import { StatTable } from "@/components/admin/stat-table";
+import { HealthStrip } from "@/components/health/health-strip";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
 import { getDb } from "@/db/client";
@@ -11,6 +12,7 @@ import { AUDIT_KINDS, listAuditEvents } from "@/lib/audit/list-audit";
 import { requirePageContext } from "@/lib/auth/request-context";
 import { cn } from "@/lib/cn";
 import { ForbiddenError } from "@/lib/errors";
+import { recentHealthByIntegration } from "@/lib/health/health-round";
 import { adminOrganization, listAllOrganizations } from "@/lib/usage/admin-scope";
 import { dashboardData, RANGES, rangeOf } from "@/lib/usage/dashboard";
 
@@ -31,10 +33,11 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
     throw error;
   });
   const { key, range } = rangeOf(params.range);
-  const [data, audit, organizations] = await Promise.all([
+  const [data, audit, organizations, health] = await Promise.all([
     dashboardData(db, org.id, range),
     listAuditEvents(db, org.id, { range, kind: params.audit }),
     ctx.isSuperadmin ? listAllOrganizations(db) : Promise.resolve([]),
+    recentHealthByIntegration(db, org.id),
   ]);
   const link = (changes: Record<string, string | undefined>) => {
     const next = new URLSearchParams(
@@ -149,6 +152,10 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
                     </span>
                   </span>
                 ),
+              },
+              {
+                label: "Health",
+                cell: (row) => <HealthStrip checks={health.get(row.integrationId) ?? []} />,
               },
               { label: "Calls", cell: (row) => row.calls, numeric: true },
               { label: "Errors", cell: (row) => percent(row.errors, row.calls), numeric: true },

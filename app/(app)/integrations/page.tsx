@@ -1,19 +1,24 @@
 import { Plus } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { HealthStrip } from "@/components/health/health-strip";
 import { StatusBadge } from "@/components/integrations/status-badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { getDb } from "@/db/client";
 import { isAdminRole } from "@/lib/auth/context";
 import { requirePageContext } from "@/lib/auth/request-context";
+import { recentHealthByIntegration } from "@/lib/health/health-round";
 import { listIntegrations } from "@/lib/mcp/integrations-service";
 
 export const metadata: Metadata = { title: "Integrations" };
 
 export default async function IntegrationsPage() {
   const ctx = await requirePageContext();
-  const integrations = await listIntegrations(getDb(), ctx);
+  const [integrations, health] = await Promise.all([
+    listIntegrations(getDb(), ctx),
+    recentHealthByIntegration(getDb(), ctx.orgId),
+  ]);
   const canManage = isAdminRole(ctx.role);
   return (
     <div className="grid gap-6">
@@ -62,6 +67,7 @@ export default async function IntegrationsPage() {
                       <p className="mt-1 truncate text-xs text-destructive">{integration.lastError}</p>
                     ) : null}
                   </div>
+                  <HealthStrip checks={health.get(integration.id) ?? []} />
                   <StatusBadge status={integration.status} />
                 </Link>
               </li>
