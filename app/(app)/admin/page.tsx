@@ -85,6 +85,16 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
           </a>
         </div>
       </div>
+      {ctx.isSuperadmin ? (
+        <p className="flex gap-3 text-sm">
+          <Link href="/admin/organizations" className="text-primary hover:underline">
+            All organizations
+          </Link>
+          <Link href="/admin/users" className="text-primary hover:underline">
+            Users
+          </Link>
+        </p>
+      ) : null}
       {organizations.length > 1 ? (
         <nav aria-label="Organizations" className="flex flex-wrap gap-2 text-sm">
           {organizations.map((o) => (

@@ -1,0 +1,79 @@
+import { asc, eq, ilike, inArray, or, sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { memberships, organizations, users } from "@/db/schema";
+import type { RequestContext } from "@/lib/auth/context";
+import { ForbiddenError, ValidationError } from "@/lib/errors";
+import { isUuid } from "@/lib/validation";
+
+export function requireSuperadmin(ctx: RequestContext) {
+  if (!ctx.isSuperadmin) throw new ForbiddenError("Only a superadmin can do that.");
+}
+
+/** Every organization with its members, integrations and tool calls of the last 30 days. */
+export async function listOrganizationsOverview(db: Database, ctx: RequestContext) {
+  requireSuperadmin(ctx);
+  const since = new Date(Date.now() - 30 * 86_400_000).toISOString();
+  // Correlated counts name their tables in full: inside sql`` drizzle writes bare column names.
+  return db
+    .select({
+      id: organizations.id,
+      name: organizations.name,
+      slug: organizations.slug,
+      members:
+        sql<number>`(select count(*) from memberships m where m.organization_id = "organizations"."id")`.mapWith(
+          Number,
+        ),
+      integrations:
+        sql<number>`(select count(*) from mcp_integrations i where i.organization_id = "organizations"."id")`.mapWith(
+          Number,
+        ),
+      calls30d:
+        sql<number>`(select count(*) from usage_records u where u.organization_id = "organizations"."id" and u.occurred_at >= ${since}::timestamptz)`.mapWith(
+          Number,
+        ),
+    })
+    .from(organizations)
+    .orderBy(asc(organizations.name));
+}
+
+/** Users whose email or name contains the query (all, without one), with their memberships. */
+export async function searchUsers(db: Database, ctx: RequestContext, query: string) {
+  requireSuperadmin(ctx);
+  const q = query.trim().slice(0, 100);
+  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const found = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      isSuperadmin: users.isSuperadmin,
+      disabledAt: users.disabledAt,
+      createdAt: users.createdAt,
+    })
+    .from(users)
+    .where(q ? or(ilike(users.email, pattern), ilike(users.name, pattern)) : undefined)
+    .orderBy(asc(users.email))
+    .limit(50);
+  const ids = found.map((u) => u.id);
+  const rows = ids.length
+    ? await db
+        .select({ userId: memberships.userId, role: memberships.role, orgName: organizations.name })
+        .from(memberships)
+        .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+        .where(inArray(memberships.userId, ids))
+    : [];
+  return found.map((user) => ({ ...user, memberships: rows.filter((row) => row.userId === user.id) }));
+}
+
+/** Disables a user (they are signed out at their next request and cannot sign in) or enables them again. */
+export async function setUserDisabled(db: Database, ctx: RequestContext, userId: string, disabled: boolean) {
+  requireSuperadmin(ctx);
+  if (!isUuid(userId)) throw new ValidationError("That user does not exist.");
+  if (userId === ctx.userId) throw new ValidationError("You cannot disable your own account.");
+  const [updated] = await db
+    .update(users)
+    .set({ disabledAt: disabled ? new Date() : null })
+    .where(eq(users.id, userId))
+    .returning({ id: users.id });
+  if (!updated) throw new ValidationError("That user does not exist.");
+}
