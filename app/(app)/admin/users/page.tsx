@@ -20,15 +20,17 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
   return (
     <div className="grid gap-6">
       <h1 className="text-2xl font-semibold">Users</h1>
-      <form className="flex max-w-md gap-2" role="search">
-        <label htmlFor="user-search" className="sr-only">
-          Search users
-        </label>
-        <Input id="user-search" name="q" defaultValue={q} placeholder="Email or name" />
-        <Button type="submit" variant="secondary">
-          Search
-        </Button>
-      </form>
+      <search>
+        <form className="flex max-w-md gap-2">
+          <label htmlFor="user-search" className="sr-only">
+            Search users
+          </label>
+          <Input id="user-search" name="q" defaultValue={q} placeholder="Email or name" />
+          <Button type="submit" variant="secondary">
+            Search
+          </Button>
+        </form>
+      </search>
       <Card className="p-0">
         {found.length === 0 ? (
           <p className="p-5 text-sm text-muted-foreground">No user matches “{q}”.</p>
