@@ -37,6 +37,8 @@ export const organizations = pgTable("organizations", {
   id: uuid("id").primaryKey().defaultRandom(),
   slug: text("slug").notNull().unique(),
   name: text("name").notNull(),
+  /** Keep tool calls' arguments and results (secrets redacted) in the usage records. Off by default. */
+  recordToolPayloads: boolean("record_tool_payloads").notNull().default(false),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -297,6 +299,9 @@ export const usageRecords = pgTable(
     outcome: text("outcome").$type<"ok" | "tool_error" | "failed">().notNull(),
     latencyMs: integer("latency_ms").notNull(),
     errorCode: text("error_code"),
+    /** Only when the organization keeps payloads: arguments and result, secrets redacted, cut to a size. */
+    arguments: jsonb("arguments"),
+    result: jsonb("result"),
   },
   (table) => [
     index("usage_records_org_time_idx").on(table.organizationId, table.occurredAt),

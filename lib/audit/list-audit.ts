@@ -3,7 +3,15 @@ import type { Database } from "@/db/client";
 import { apiKeys, auditEvents, users } from "@/db/schema";
 import type { DashboardRange } from "@/lib/usage/dashboard";
 
-export const AUDIT_KINDS = ["integration", "api_key", "agent", "capability", "member"] as const;
+export const AUDIT_KINDS = [
+  "integration",
+  "api_key",
+  "agent",
+  "capability",
+  "member",
+  "knowledge",
+  "settings",
+] as const;
 
 /** The organization's audit entries in a range, newest first, optionally of one kind, with who made them. */
 export function listAuditEvents(

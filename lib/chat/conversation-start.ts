@@ -48,6 +48,8 @@ export interface ConversationStartDeps {
     outcome: "ok" | "tool_error" | "failed";
     latencyMs: number;
     errorCode?: string;
+    arguments?: unknown;
+    result?: unknown;
   }) => Promise<void>;
   /** Characters of a tool result the model reads; the rest is cut with a marker (default CHAT_TOOL_RESULT_MAX_CHARS). */
   resultBudget?: number;
@@ -67,13 +69,17 @@ function toAiTool(ctx: RequestContext, deps: ConversationStartDeps, tool: McpToo
       toolOutputForModel(output, deps.resultBudget ?? getEnv().CHAT_TOOL_RESULT_MAX_CHARS),
     execute: async (input): Promise<ToolExecutionResult> => {
       const started = performance.now();
-      const record = (outcome: "ok" | "tool_error" | "failed", errorCode?: string) =>
+      const record = (
+        outcome: "ok" | "tool_error" | "failed",
+        detail: { errorCode?: string; result?: unknown },
+      ) =>
         deps.recordUsage?.({
           tool: name,
           integrationId: tool.integrationId,
           outcome,
           latencyMs: performance.now() - started,
-          errorCode,
+          arguments: input,
+          ...detail,
         });
       try {
         const result = await deps.execute.execute(ctx, {
@@ -81,10 +87,10 @@ function toAiTool(ctx: RequestContext, deps: ConversationStartDeps, tool: McpToo
           toolName: tool.name,
           parameters: (input ?? {}) as Record<string, unknown>,
         });
-        await record(result.isError ? "tool_error" : "ok");
+        await record(result.isError ? "tool_error" : "ok", { result });
         return result;
       } catch (error) {
-        await record("failed", errorType(error));
+        await record("failed", { errorCode: errorType(error) });
         // Access problems (a disabled integration, say) are still something the model should be told.
         return {
           isError: true,

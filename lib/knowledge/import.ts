@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { knowledgeNodes } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { ValidationError } from "@/lib/errors";
 import { syncSearchIndex } from "@/lib/search/search-backends";
@@ -94,5 +95,10 @@ export async function importKnowledgeNodes(db: Database, ctx: RequestContext, fi
       .returning(),
   );
   for (const row of rows) await syncSearchIndex({ upsert: row });
+  await recordAudit(db, ctx, {
+    action: "knowledge.import",
+    targetType: "knowledge",
+    after: { imported: rows.length, names: rows.slice(0, 20).map((row) => row.name) },
+  });
   return { imported: rows.length };
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { type KnowledgeNode, knowledgeNodes } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { syncSearchIndex } from "@/lib/search/search-backends";
@@ -81,6 +82,13 @@ async function writeNode(
   return toView(row);
 }
 
+/** A node as an audit entry shows it: long content cut, so the log stays readable. */
+const auditNode = (node: KnowledgeNodeView) => ({
+  name: node.name,
+  metadata: node.metadata,
+  content: node.content.length > 500 ? `${node.content.slice(0, 500)}…` : node.content,
+});
+
 export async function createKnowledgeNode(
   db: Database,
   ctx: RequestContext,
@@ -88,20 +96,28 @@ export async function createKnowledgeNode(
 ): Promise<KnowledgeNodeView> {
   requireAdmin(ctx);
   const values = parseInput(nodeInputSchema, input);
-  return writeNode(values.name, async () => {
+  const node = await writeNode(values.name, async () => {
     const [row] = await db
       .insert(knowledgeNodes)
       .values({ ...values, organizationId: ctx.orgId })
       .returning();
     return row;
   });
+  await recordAudit(db, ctx, { action: "knowledge.create", ...auditTarget(node), after: auditNode(node) });
+  return node;
 }
+
+const auditTarget = (node: KnowledgeNodeView) => ({
+  targetType: "knowledge",
+  targetId: node.id,
+  targetName: node.name,
+});
 
 export async function updateKnowledgeNode(db: Database, ctx: RequestContext, id: string, input: unknown) {
   requireAdmin(ctx);
   const values = parseInput(nodeInputSchema, input);
   if (!isUuid(id)) throw new NotFoundError("That knowledge node");
-  return writeNode(values.name, async () => {
+  const node = await writeNode(values.name, async () => {
     const [row] = await db
       .update(knowledgeNodes)
       .set({ ...values, updatedAt: sql`now()` })
@@ -109,6 +125,8 @@ export async function updateKnowledgeNode(db: Database, ctx: RequestContext, id:
       .returning();
     return row;
   });
+  await recordAudit(db, ctx, { action: "knowledge.update", ...auditTarget(node), after: auditNode(node) });
+  return node;
 }
 
 export async function deleteKnowledgeNode(db: Database, ctx: RequestContext, id: string) {
@@ -117,7 +135,15 @@ export async function deleteKnowledgeNode(db: Database, ctx: RequestContext, id:
   const deleted = await db
     .delete(knowledgeNodes)
     .where(and(eq(knowledgeNodes.id, id), eq(knowledgeNodes.organizationId, ctx.orgId)))
-    .returning({ id: knowledgeNodes.id });
-  if (deleted.length === 0) throw new NotFoundError("That knowledge node");
+    .returning({ id: knowledgeNodes.id, name: knowledgeNodes.name });
+  const [removed] = deleted;
+  if (!removed) throw new NotFoundError("That knowledge node");
+  await recordAudit(db, ctx, {
+    action: "knowledge.delete",
+    targetType: "knowledge",
+    targetId: removed.id,
+    targetName: removed.name,
+    before: { name: removed.name },
+  });
   await syncSearchIndex({ remove: id });
 }

@@ -1,6 +1,9 @@
 import { and, asc, eq, like } from "drizzle-orm";
+import { z } from "zod";
 import type { Database } from "@/db/client";
 import { memberships, type Organization, organizations, type Role, users } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record-audit";
+import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { parseInput } from "@/lib/validation";
 import { orgNameSchema, orgSlugSchema, slugify } from "./schemas";
@@ -85,4 +88,22 @@ export async function switchOrganization(db: Database, { userId, orgId }: { user
   if (!membership) throw new NotFoundError("That organization");
   await db.update(users).set({ activeOrganizationId: orgId }).where(eq(users.id, userId));
   return membership;
+}
+
+/** Turns keeping tool calls' arguments and results (secrets redacted) on or off for the organization. */
+export async function setRecordToolPayloads(db: Database, ctx: RequestContext, enabled: unknown) {
+  requireAdmin(ctx);
+  const on = parseInput(z.boolean({ error: "Choose on or off." }), enabled);
+  const [before] = await db
+    .select({ value: organizations.recordToolPayloads })
+    .from(organizations)
+    .where(eq(organizations.id, ctx.orgId));
+  await db.update(organizations).set({ recordToolPayloads: on }).where(eq(organizations.id, ctx.orgId));
+  await recordAudit(db, ctx, {
+    action: "settings.update",
+    targetType: "settings",
+    targetName: "Keep tool arguments and results",
+    before: { recordToolPayloads: before?.value ?? false },
+    after: { recordToolPayloads: on },
+  });
 }

@@ -122,7 +122,7 @@ export async function invokeTool(
   // One log line and one usage record per call, whatever the surface.
   const log = async (
     outcome: "ok" | "tool_error" | "failed",
-    extra: { errorMessage?: string; errorCode?: string } = {},
+    { result, ...extra }: { errorMessage?: string; errorCode?: string; result?: ToolResult } = {},
   ) => {
     const latencyMs = Math.round(performance.now() - started);
     logger.info("tool call", {
@@ -145,6 +145,8 @@ export async function invokeTool(
       outcome,
       latencyMs,
       errorCode: extra.errorCode,
+      arguments: params,
+      result,
     });
   };
   try {
@@ -156,7 +158,7 @@ export async function invokeTool(
     }
     if (entry.kind === "builtin") {
       const result = await entry.tool.run(db, ctx, params);
-      await log(result.isError ? "tool_error" : "ok");
+      await log(result.isError ? "tool_error" : "ok", { result });
       return result;
     }
     validateToolArgs(entry.descriptor.inputSchema, params);
@@ -166,10 +168,10 @@ export async function invokeTool(
         callTool: (tool, args, depth) =>
           invokeTool(db, ctx, tool, args, { ...options, surface: "capability", depth }),
       });
-      await log(
-        result.isError ? "tool_error" : "ok",
-        result.isError ? { errorMessage: result.errorMessage } : {},
-      );
+      await log(result.isError ? "tool_error" : "ok", {
+        result,
+        ...(result.isError ? { errorMessage: result.errorMessage } : {}),
+      });
       return result;
     }
     const execution = await mcpUseCases(db, options.client).execute.execute(ctx, {
@@ -183,10 +185,10 @@ export async function invokeTool(
       ...(execution.structuredContent ? { structuredContent: execution.structuredContent } : {}),
       ...(execution.errorMessage ? { errorMessage: execution.errorMessage } : {}),
     };
-    await log(
-      result.isError ? "tool_error" : "ok",
-      result.isError ? { errorMessage: result.errorMessage } : {},
-    );
+    await log(result.isError ? "tool_error" : "ok", {
+      result,
+      ...(result.isError ? { errorMessage: result.errorMessage } : {}),
+    });
     return result;
   } catch (error) {
     await log("failed", { errorCode: error instanceof AppError ? error.code : "internal" });

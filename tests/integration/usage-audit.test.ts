@@ -8,6 +8,7 @@ import { createCapability, deleteCapability } from "@/lib/capabilities/store";
 import { createAgent, ensureDefaultAgent, updateAgent } from "@/lib/chat/agents";
 import { createConversation } from "@/lib/chat/conversations";
 import { prepareConversation } from "@/lib/chat/prepare-conversation";
+import { createKnowledgeNode, deleteKnowledgeNode, updateKnowledgeNode } from "@/lib/knowledge/nodes";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import {
   createIntegration,
@@ -16,6 +17,7 @@ import {
   updateIntegration,
 } from "@/lib/mcp/integrations-service";
 import { addMember, changeMemberRole, removeMember } from "@/lib/orgs/members";
+import { setRecordToolPayloads } from "@/lib/orgs/organizations";
 import { invokeTool } from "@/lib/tools/catalog";
 import { connectGateway, useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
@@ -108,7 +110,26 @@ describe("usage records", () => {
       outcome: "ok",
     });
     for (const row of rows) expect(row.latencyMs).toBeGreaterThanOrEqual(0);
+    // Payloads are not kept unless the organization turns that on.
+    expect(rows.every((row) => row.arguments === null && row.result === null)).toBe(true);
     expect(await usageOf(b.orgId)).toEqual([]);
+  });
+
+  it("keeps arguments and results, secrets redacted, once the organization turns that on", async () => {
+    await setRecordToolPayloads(handle.db, a, true);
+    await createCapability(handle.db, a, { namespace: "usage", action: "mirror", code: "return args;" });
+    await invokeTool(
+      handle.db,
+      a,
+      "mcp__usage__mirror",
+      { text: "hello", api_key: "sk-live-123" },
+      { surface: "rest" },
+    );
+    const [row] = (await usageOf(a.orgId)).filter((r) => r.tool === "mcp__usage__mirror");
+    expect(row?.arguments).toEqual({ text: "hello", api_key: "[redacted]" });
+    expect(JSON.stringify(row?.result)).toContain('"text":"hello"');
+    expect(JSON.stringify(row)).not.toContain("sk-live-123");
+    await setRecordToolPayloads(handle.db, a, false);
   });
 });
 
@@ -180,6 +201,12 @@ describe("audit log", () => {
       before: { role: "member" },
       after: { role: "admin" },
     });
+    const node = await createKnowledgeNode(handle.db, a, { name: "router-1", content: "Edge router" });
+    await updateKnowledgeNode(handle.db, a, node.id, { name: "router-1", content: "Core router" });
+    await deleteKnowledgeNode(handle.db, a, node.id);
+    const withKnowledge = (await auditOf(a.orgId)).map((e) => e.action);
+    for (const action of ["knowledge.create", "knowledge.update", "knowledge.delete", "settings.update"])
+      expect(withKnowledge).toContain(action);
     const everything = JSON.stringify(events);
     for (const secret of ["tok-very-secret", "tok-new-secret", key]) expect(everything).not.toContain(secret);
     expect((await auditOf(b.orgId)).map((e) => e.action)).toEqual([]);

@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { CallsChart } from "@/components/admin/calls-chart";
+import { PayloadSetting } from "@/components/admin/payload-setting";
 import { StatTable } from "@/components/admin/stat-table";
 import { HealthStrip } from "@/components/health/health-strip";
 import { buttonClasses } from "@/components/ui/button";
@@ -132,6 +133,12 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
           </Card>
         ))}
       </section>
+
+      {org.id === ctx.orgId ? (
+        <Card>
+          <PayloadSetting enabled={org.recordToolPayloads} />
+        </Card>
+      ) : null}
 
       <Card>
         <CardTitle>Tool calls over time</CardTitle>
