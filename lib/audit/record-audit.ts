@@ -16,6 +16,11 @@ export interface AuditEntry {
   changedSecrets?: string[];
 }
 
+/** The named fields of a row, for an audit entry: a list of what may be shown, so nothing else slips in. */
+export function auditPick<T extends object, K extends keyof T>(row: T, keys: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((key) => [key, row[key]])) as Pick<T, K>;
+}
+
 /** The fields that differ between two versions, so an entry shows what changed and nothing else. */
 export function changedFields(
   before: Record<string, unknown>,

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { type Capability, capabilities } from "@/db/schema";
-import { changedFields, recordAudit } from "@/lib/audit/record-audit";
+import { auditPick, changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { listIntegrationsForOrg } from "@/lib/mcp/repository";
@@ -115,13 +115,8 @@ const auditTarget = (row: Capability) => ({
   targetId: row.id,
   targetName: capabilityToolName(row.namespace, row.action),
 });
-const auditFields = ({ namespace, action, description, parametersSchema, code }: Capability) => ({
-  namespace,
-  action,
-  description,
-  parametersSchema,
-  code,
-});
+const auditFields = (row: Capability) =>
+  auditPick(row, ["namespace", "action", "description", "parametersSchema", "code"]);
 
 export async function deleteCapability(db: Database, ctx: RequestContext, id: string): Promise<void> {
   requireAdmin(ctx);

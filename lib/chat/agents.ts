@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { type Agent, agents, mcpIntegrations } from "@/db/schema";
-import { changedFields, recordAudit } from "@/lib/audit/record-audit";
+import { auditPick, changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { isUuid, parseInput } from "@/lib/validation";
@@ -82,21 +82,15 @@ export async function createAgent(db: Database, ctx: RequestContext, input: unkn
 }
 
 const auditTarget = (agent: Agent) => ({ targetType: "agent", targetId: agent.id, targetName: agent.name });
-const auditFields = ({
-  name,
-  instructions,
-  model,
-  mcpIntegrationIds,
-  builtinTools,
-  requireToolApproval,
-}: Agent) => ({
-  name,
-  instructions,
-  model,
-  mcpIntegrationIds,
-  builtinTools,
-  requireToolApproval,
-});
+const auditFields = (agent: Agent) =>
+  auditPick(agent, [
+    "name",
+    "instructions",
+    "model",
+    "mcpIntegrationIds",
+    "builtinTools",
+    "requireToolApproval",
+  ]);
 
 export async function updateAgent(
   db: Database,

@@ -1,7 +1,7 @@
 import { and, eq, like, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { agents, type DiscoveredSnapshot, mcpIntegrations } from "@/db/schema";
-import { changedFields, recordAudit } from "@/lib/audit/record-audit";
+import { auditPick, changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { getEnv } from "@/lib/env";
@@ -225,27 +225,18 @@ const auditTarget = (row: McpIntegration) => ({
   targetName: row.name,
 });
 /** The fields an audit entry may show: never credentials or environment values, whose names alone are kept. */
-const auditFields = ({
-  name,
-  transport,
-  url,
-  command,
-  args,
-  authType,
-  timeoutMs,
-  enabled,
-  catalogKey,
-}: McpIntegration) => ({
-  name,
-  transport,
-  url,
-  command,
-  args,
-  authType,
-  timeoutMs,
-  enabled,
-  catalogKey,
-});
+const auditFields = (row: McpIntegration) =>
+  auditPick(row, [
+    "name",
+    "transport",
+    "url",
+    "command",
+    "args",
+    "authType",
+    "timeoutMs",
+    "enabled",
+    "catalogKey",
+  ]);
 const secretNames = (row: McpIntegration) => [
   ...Object.keys(row.credentialsEncrypted).map((key) => `credentials.${key}`),
   ...Object.keys(row.envEncrypted).map((key) => `env.${key}`),

@@ -25,14 +25,17 @@ export const POST = apiRoute("POST /api/chat", async (request) => {
   const body = parseInput(chatRequestSchema, await readJsonBody(request, 4 * 1024 * 1024));
   const db = getDb();
   const conversation = await getConversation(db, ctx, body.id);
-  const { agent, active } = await prepareConversation(db, ctx, conversation, { refresh: body.refresh });
+  const { agent, active, capabilities } = await prepareConversation(db, ctx, conversation, {
+    refresh: body.refresh,
+  });
   const messages = body.messages as unknown as UIMessage[];
   const { model, name, baseURL } = chatModel(agent.model);
   const result = streamText({
     model,
     system: agent.instructions || undefined,
+    // Every discovered tool, so results of tools since switched off are still cut to the budget.
     messages: await convertToModelMessages(messages, {
-      tools: active.tools,
+      tools: capabilities.tools,
       ignoreIncompleteToolCalls: true,
       convertDataPart: (part) => (part.type === "data-resource" ? attachmentForModel(part.data) : undefined),
     }),
