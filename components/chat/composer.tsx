@@ -28,6 +28,14 @@ function menuFor(text: string, caret: number, slashCommands: boolean): Menu | nu
   return null;
 }
 
+/** The message box's placeholder, naming the shortcuts this conversation has. */
+function askHint(hasPrompts: boolean, hasResources: boolean): string {
+  const shortcuts = [hasPrompts ? "/ for prompts" : "", hasResources ? "@ for resources" : ""].filter(
+    Boolean,
+  );
+  return shortcuts.length ? `Ask something… (${shortcuts.join(", ")})` : "Ask something…";
+}
+
 const matches = (query: string, ...values: (string | undefined)[]) =>
   values.some((value) => value?.toLowerCase().includes(query.toLowerCase()));
 
@@ -295,7 +303,7 @@ export function Composer({
           placeholder={
             offline
               ? '/call node_knowledge_retriever {"node_names": ["…"]}'
-              : `Ask something…${prompts.length ? " (/ for prompts" : ""}${resources.length ? `${prompts.length ? "," : " ("} @ for resources` : ""}${prompts.length || resources.length ? ")" : ""}`
+              : askHint(prompts.length > 0, resources.length > 0)
           }
           className="min-h-12 flex-1 resize-y rounded-md border bg-card px-3 py-2 text-sm outline-none focus-visible:ring-2 focus-visible:ring-ring"
         />

@@ -4,7 +4,7 @@ import { type Capability, capabilities } from "@/db/schema";
 import { auditPick, changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { ConflictError, NotFoundError } from "@/lib/errors";
-import { listIntegrationsForOrg } from "@/lib/mcp/repository";
+import { listIntegrationsForToolName } from "@/lib/mcp/repository";
 import { builtinTools } from "@/lib/tools/builtin";
 import { integrationToolName } from "@/lib/tools/tool-names";
 import { isUuid, parseInput } from "@/lib/validation";
@@ -50,12 +50,10 @@ export async function getCapability(db: Database, ctx: RequestContext, id: strin
 async function refuseNameClash(db: Database, ctx: RequestContext, input: CapabilityInput, exceptId?: string) {
   const name = capabilityToolName(input.namespace, input.action);
   const clash = (message: string) => new ConflictError(message, { action: [message] });
-  const existing = (await listCapabilities(db, ctx.orgId)).find(
-    (c) => c.id !== exceptId && capabilityToolName(c.namespace, c.action) === name,
-  );
+  const existing = (await listCapabilitiesForToolName(db, ctx.orgId, name)).find((c) => c.id !== exceptId);
   if (existing) throw clash(`A capability named ${name} already exists.`);
   if (builtinTools.some((tool) => tool.name === name)) throw clash(`${name} is the name of a built-in tool.`);
-  for (const integration of await listIntegrationsForOrg(db, ctx.orgId)) {
+  for (const integration of await listIntegrationsForToolName(db, ctx.orgId, name)) {
     if (
       (integration.discovered?.tools ?? []).some(
         (t) => integrationToolName(integration.slug, t.name) === name,

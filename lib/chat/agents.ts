@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { type Agent, agents, mcpIntegrations } from "@/db/schema";
 import { auditPick, changedFields, recordAudit } from "@/lib/audit/record-audit";
@@ -28,12 +28,11 @@ export async function ensureDefaultAgent(db: Database, orgId: string): Promise<A
 /** The organization's agents, the default one first. */
 export async function listAgents(db: Database, ctx: RequestContext): Promise<Agent[]> {
   await ensureDefaultAgent(db, ctx.orgId);
-  const rows = await db
+  return db
     .select()
     .from(agents)
     .where(eq(agents.organizationId, ctx.orgId))
-    .orderBy(asc(agents.createdAt));
-  return [...rows.filter((a) => a.isDefault), ...rows.filter((a) => !a.isDefault)];
+    .orderBy(desc(agents.isDefault), asc(agents.createdAt));
 }
 
 export async function getAgent(db: Database, ctx: RequestContext, id: string): Promise<Agent> {

@@ -64,16 +64,11 @@ export const dashboardQueries = {
         status: mcpIntegrations.status,
         lastError: mcpIntegrations.lastError,
         enabled: mcpIntegrations.enabled,
+        // Left-joined: an integration without calls has one row of nulls, which count(id) and the aggregates skip.
         calls: sql<number>`count(${usageRecords.id})`.mapWith(Number),
-        errors: sql<number>`count(${usageRecords.id}) filter (where ${usageRecords.outcome} <> 'ok')`.mapWith(
-          Number,
-        ),
-        p50: sql<number>`coalesce(percentile_cont(0.5) within group (order by ${usageRecords.latencyMs}), 0)`.mapWith(
-          Number,
-        ),
-        p95: sql<number>`coalesce(percentile_cont(0.95) within group (order by ${usageRecords.latencyMs}), 0)`.mapWith(
-          Number,
-        ),
+        errors,
+        p50,
+        p95,
       })
       .from(mcpIntegrations)
       .leftJoin(

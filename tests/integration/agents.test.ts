@@ -11,10 +11,10 @@ import {
 } from "@/lib/chat/agents";
 import { createConversation, getConversation } from "@/lib/chat/conversations";
 import { prepareConversation } from "@/lib/chat/prepare-conversation";
-import { AppError } from "@/lib/errors";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration, deleteIntegration } from "@/lib/mcp/integrations-service";
 import { addMember } from "@/lib/orgs/members";
+import { appErrorOf } from "./app-error";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
 
@@ -45,14 +45,7 @@ afterAll(async () => {
   await handle?.close();
 });
 
-async function failure(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
+const failure = appErrorOf;
 
 const valid = {
   name: "Support",

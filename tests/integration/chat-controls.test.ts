@@ -8,9 +8,10 @@ import { conversationView } from "@/lib/chat/conversation-view";
 import { createConversation, getConversation } from "@/lib/chat/conversations";
 import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { attachmentForModel, readResourceAttachment } from "@/lib/chat/resource-attachments";
-import { AppError } from "@/lib/errors";
+import type { AppError } from "@/lib/errors";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration } from "@/lib/mcp/integrations-service";
+import { appErrorOf } from "./app-error";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
 
@@ -29,14 +30,7 @@ afterAll(async () => {
   await handle?.close();
 });
 
-async function statusOf(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return (error as AppError).status;
-}
+const statusOf = async (promise: Promise<unknown>) => (await appErrorOf(promise)).status;
 
 async function startedConversation(ctx: UserContext) {
   const agent = await ensureDefaultAgent(handle.db, ctx.orgId);

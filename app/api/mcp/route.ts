@@ -1,13 +1,12 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { getDb } from "@/db/client";
-import { authenticateApiKey } from "@/lib/api-keys/api-keys";
-import { enforceRateLimit } from "@/lib/api-keys/rate-limit";
+import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { createGatewayServer } from "@/lib/gateway/gateway-server";
 import { refuseForeignHost } from "@/lib/gateway/host-check";
+import { apiKeyRequestContext } from "@/lib/http/api-key-context";
 import { apiRoute } from "@/lib/http/api-route";
-import { addToRequestLog } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
 export const maxDuration = 300;
@@ -23,11 +22,9 @@ function jsonRpcError(status: number, code: number, message: string, headers: Re
 export const POST = apiRoute("POST /api/mcp", async (request) => {
   const refused = refuseForeignHost(request.headers, getEnv().MCP_ALLOWED_HOSTS);
   if (refused) return jsonRpcError(403, -32000, refused);
-  let ctx: Awaited<ReturnType<typeof authenticateApiKey>>;
+  let ctx: ApiKeyContext;
   try {
-    ctx = await authenticateApiKey(getDb(), request.headers.get("authorization"));
-    addToRequestLog({ orgId: ctx.orgId, apiKeyId: ctx.apiKeyId });
-    await enforceRateLimit(getDb(), `api-key:${ctx.apiKeyId}`, getEnv().API_RATE_LIMIT_PER_MINUTE);
+    ctx = await apiKeyRequestContext(request);
   } catch (error) {
     if (!(error instanceof AppError) || error.status >= 500) throw error;
     const headers: Record<string, string> = { ...error.details?.headers };

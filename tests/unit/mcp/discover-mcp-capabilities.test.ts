@@ -23,6 +23,7 @@ import {
   makeIntegration,
   ORG_ID,
   OTHER_ORG_ID,
+  rejection,
   type TestDeps,
   testConnectionConfig,
   userContext,
@@ -51,16 +52,6 @@ const listed: ListedCapabilities = {
 function setup(rows?: McpIntegration[]): { deps: TestDeps; useCase: DiscoverMcpCapabilities } {
   const deps = createTestDeps(rows);
   return { deps, useCase: new DiscoverMcpCapabilities(deps) };
-}
-
-/** Runs the use case and returns what it threw, failing the test if it did not throw. */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the use case to throw");
 }
 
 describe("DiscoverMcpCapabilities", () => {

@@ -19,6 +19,7 @@ import {
   makeIntegration,
   ORG_ID,
   OTHER_ORG_ID,
+  rejection,
   type TestDeps,
   testConnectionConfig,
   userContext,
@@ -36,16 +37,6 @@ function command(overrides: Partial<ExecuteMcpToolCommand> = {}): ExecuteMcpTool
     parameters: { query: "rate limits", limit: 3 },
     ...overrides,
   };
-}
-
-/** Runs the use case and returns what it threw, failing the test if it did not throw. */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the use case to throw");
 }
 
 describe("ExecuteMcpTool", () => {

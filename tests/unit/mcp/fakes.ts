@@ -190,3 +190,13 @@ export function createTestDeps(rows: McpIntegration[] = [makeIntegration()]): Te
     logs,
   };
 }
+
+/** Runs a use case and returns what it threw, failing the test if it did not throw. */
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the use case to throw");
+}

@@ -1,0 +1,13 @@
+import { getDb } from "@/db/client";
+import { type ApiKeyContext, authenticateApiKey } from "@/lib/api-keys/api-keys";
+import { enforceRateLimit } from "@/lib/api-keys/rate-limit";
+import { getEnv } from "@/lib/env";
+import { addToRequestLog } from "./request-scope";
+
+/** The context of a request made with a bearer API key: logged with the request and held to its rate limit. */
+export async function apiKeyRequestContext(request: Request): Promise<ApiKeyContext> {
+  const ctx = await authenticateApiKey(getDb(), request.headers.get("authorization"));
+  addToRequestLog({ orgId: ctx.orgId, apiKeyId: ctx.apiKeyId });
+  await enforceRateLimit(getDb(), `api-key:${ctx.apiKeyId}`, getEnv().API_RATE_LIMIT_PER_MINUTE);
+  return ctx;
+}
