@@ -66,7 +66,7 @@ export type Membership = typeof memberships.$inferSelect;
 export type Role = (typeof roleEnum.enumValues)[number];
 
 export const mcpTransportEnum = pgEnum("mcp_transport", ["streamable-http", "sse", "stdio"]);
-export const mcpAuthEnum = pgEnum("mcp_auth", ["none", "bearer", "headers"]);
+export const mcpAuthEnum = pgEnum("mcp_auth", ["none", "bearer", "headers", "oauth"]);
 export const mcpStatusEnum = pgEnum("mcp_status", ["unknown", "connected", "failing"]);
 
 export const mcpIntegrations = pgTable(
@@ -85,7 +85,12 @@ export const mcpIntegrations = pgTable(
     /** Environment for stdio servers; values encrypted like credentials. */
     envEncrypted: jsonb("env_encrypted").$type<Record<string, string>>().notNull().default({}),
     authType: mcpAuthEnum("auth_type").notNull().default("none"),
-    /** Bearer token or header values, each AES-256-GCM encrypted; never sent to the browser. */
+    /** For OAuth: who connects, scopes, a pre-registered client id and what discovery found; no secrets. */
+    oauth: jsonb("oauth").$type<IntegrationOAuthSettings>(),
+    /**
+     * Bearer token or header values (for OAuth: the client secret and the dynamic registration), each AES-256-GCM
+     * encrypted; never sent to the browser.
+     */
     credentialsEncrypted: jsonb("credentials_encrypted")
       .$type<Record<string, string>>()
       .notNull()
@@ -119,6 +124,76 @@ export interface DiscoveredSnapshot {
 }
 
 export type McpIntegrationRow = typeof mcpIntegrations.$inferSelect;
+
+export interface IntegrationOAuthSettings {
+  /** "organization": connected once for everyone; "user": each user connects their own account. */
+  credentials: "organization" | "user";
+  /** Scopes to ask for when the server names none. */
+  scope?: string;
+  /** A client an admin registered with the provider; its secret is in the encrypted credentials. */
+  clientId?: string;
+  /** The protected-resource and authorization-server metadata found when connecting (the SDK's discovery state). */
+  discovery?: Record<string, unknown>;
+}
+
+export const mcpOAuthStatusEnum = pgEnum("mcp_oauth_status", ["connected", "needs_reconnect"]);
+
+/** OAuth tokens of an integration: the organization's (no user) or one user's own, encrypted. */
+export const mcpOAuthCredentials = pgTable(
+  "mcp_oauth_credentials",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    integrationId: uuid("integration_id")
+      .notNull()
+      .references(() => mcpIntegrations.id, { onDelete: "cascade" }),
+    /** Null for the organization's shared connection. */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    accessTokenEncrypted: text("access_token_encrypted").notNull(),
+    refreshTokenEncrypted: text("refresh_token_encrypted"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    scope: text("scope"),
+    status: mcpOAuthStatusEnum("status").notNull().default("connected"),
+    lastError: text("last_error"),
+    connectedBy: uuid("connected_by").references(() => users.id, { onDelete: "set null" }),
+    connectedAt: timestamp("connected_at", { withTimezone: true }).notNull().defaultNow(),
+    refreshedAt: timestamp("refreshed_at", { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex("mcp_oauth_credentials_shared_unique")
+      .on(table.integrationId)
+      .where(sql`${table.userId} is null`),
+    uniqueIndex("mcp_oauth_credentials_user_unique")
+      .on(table.integrationId, table.userId)
+      .where(sql`${table.userId} is not null`),
+  ],
+);
+
+/** An authorization in progress: the browser is at the provider's consent page; the state comes back with it. */
+export const mcpOAuthFlows = pgTable(
+  "mcp_oauth_flows",
+  {
+    state: text("state").primaryKey(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    integrationId: uuid("integration_id")
+      .notNull()
+      .references(() => mcpIntegrations.id, { onDelete: "cascade" }),
+    /** Who started it; only they may finish it. */
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Connecting the user's own account rather than the organization's. */
+    personal: boolean("personal").notNull(),
+    codeVerifierEncrypted: text("code_verifier_encrypted").notNull(),
+    redirectUrl: text("redirect_url").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("mcp_oauth_flows_integration_idx").on(table.integrationId)],
+);
 
 export const apiKeys = pgTable(
   "api_keys",

@@ -18,6 +18,12 @@ export interface CliCommand {
   ): Promise<void>;
 }
 
+/** A command that never opens the database, so it runs beside the app even on the embedded one. */
+export interface StandaloneCliCommand extends Omit<CliCommand, "run"> {
+  standalone: true;
+  run(args: { values: Record<string, unknown>; positionals: string[] }, io: CliIo): Promise<void>;
+}
+
 /** A required string option, or a usage error naming it. */
 export function requireOption(values: Record<string, unknown>, name: string): string {
   const value = values[name];

@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import type { Database } from "@/db/client";
 import { AppError } from "@/lib/errors";
-import { type CliCommand, type CliIo, CliUsageError } from "./command";
+import { type CliCommand, type CliIo, CliUsageError, type StandaloneCliCommand } from "./command";
 import { commands as allCommands } from "./commands";
 
 export interface CliOutput {
@@ -9,7 +9,7 @@ export interface CliOutput {
   err(line: string): void;
 }
 
-function help(commands: CliCommand[]): string {
+function help(commands: (CliCommand | StandaloneCliCommand)[]): string {
   return [
     "Usage: npm run cli -- <command> [options] [--json]",
     "",
@@ -26,7 +26,7 @@ export async function runCli(
   argv: string[],
   openDb: () => Promise<{ db: Database; close(): Promise<void> }>,
   output: CliOutput,
-  commands: CliCommand[] = allCommands,
+  commands: (CliCommand | StandaloneCliCommand)[] = allCommands,
 ): Promise<number> {
   const [name, ...rest] = argv;
   const json = rest.includes("--json");
@@ -59,8 +59,11 @@ export async function runCli(
   };
   let handle: Awaited<ReturnType<typeof openDb>> | undefined;
   try {
-    handle = await openDb();
-    await command.run(handle.db, args, io);
+    if ("standalone" in command) await command.run(args, io);
+    else {
+      handle = await openDb();
+      await command.run(handle.db, args, io);
+    }
     return 0;
   } catch (error) {
     if (error instanceof CliUsageError) return fail(`${error.message}\nUsage: ${command.usage}`, 2);

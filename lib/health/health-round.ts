@@ -52,7 +52,9 @@ async function round(db: Database, intervalMs: number, now: Date) {
     .from(integrationHealthChecks);
   // Another instance checked within this interval: once per interval across all of them.
   if (latest?.at && now.getTime() - latest.at.getTime() < intervalMs * 0.9) return { ran: false, checked: 0 };
-  const integrations = await db.select().from(mcpIntegrations).where(eq(mcpIntegrations.enabled, true));
+  const enabled = await db.select().from(mcpIntegrations).where(eq(mcpIntegrations.enabled, true));
+  // An integration each user connects to with their own account has no connection of its own to check.
+  const integrations = enabled.filter((row) => row.authType !== "oauth" || row.oauth?.credentials !== "user");
   const results = [];
   for (let i = 0; i < integrations.length; i += CONCURRENCY) {
     results.push(

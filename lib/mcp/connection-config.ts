@@ -4,14 +4,20 @@ import { dataDir } from "@/lib/data-dir";
 import { getEnv } from "@/lib/env";
 import { bundledCommand, findCatalogEntry } from "./catalog";
 import type { McpIntegration } from "./repository";
-import type { McpConnectionConfig } from "./types";
+import type { McpConnectionConfig, McpOAuthConnection } from "./types";
 
 function decryptAll(values: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(values).map(([key, sealed]) => [key, decryptSecret(sealed)]));
 }
 
-/** Builds what the client needs to connect, decrypting credentials only here, only in memory. */
-export function buildConnectionConfig(integration: McpIntegration): McpConnectionConfig {
+/**
+ * Builds what the client needs to connect, decrypting credentials only here, only in memory. An OAuth integration
+ * takes its tokens from `oauth`, which knows the caller and the database.
+ */
+export function buildConnectionConfig(
+  integration: McpIntegration,
+  oauth?: (integration: McpIntegration) => McpOAuthConnection,
+): McpConnectionConfig {
   const base = { integrationId: integration.id, timeoutMs: integration.timeoutMs };
   if (integration.transport === "stdio") {
     const entry = integration.catalogKey ? findCatalogEntry(integration.catalogKey) : undefined;
@@ -29,11 +35,14 @@ export function buildConnectionConfig(integration: McpIntegration): McpConnectio
   if (integration.authType === "bearer" && credentials.token)
     headers.Authorization = `Bearer ${credentials.token}`;
   if (integration.authType === "headers") Object.assign(headers, credentials);
+  if (integration.authType === "oauth" && !oauth)
+    throw new Error("An OAuth integration needs its caller's tokens.");
   return {
     ...base,
     transport: integration.transport,
     url: integration.url ?? "",
     headers,
     allowPrivateNetwork: getEnv().MCP_ALLOW_PRIVATE_NETWORKS,
+    ...(integration.authType === "oauth" && oauth ? { oauth: oauth(integration) } : {}),
   };
 }

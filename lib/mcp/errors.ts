@@ -6,6 +6,9 @@ export const McpErrorCode = {
   MCP_INTEGRATION_DISABLED: "bad_request:mcp_integration_disabled",
   MCP_UNAUTHORIZED: "unauthorized:mcp",
   MCP_CONNECTION_FAILED: "unavailable:mcp_connection",
+  MCP_OAUTH_NOT_CONNECTED: "forbidden:mcp_oauth_not_connected",
+  MCP_OAUTH_RECONNECT: "forbidden:mcp_oauth_reconnect",
+  MCP_OAUTH_FAILED: "unavailable:mcp_oauth",
   MCP_UNEXPECTED: "internal:mcp",
 } as const satisfies Record<string, ErrorCode>;
 
@@ -68,6 +71,36 @@ export class McpUnauthorizedError extends McpError {
 export class McpConnectionError extends McpError {
   constructor(integrationId: string, message: string, cause?: unknown) {
     super(McpErrorCode.MCP_CONNECTION_FAILED, message, integrationId, cause);
+  }
+}
+
+/** An OAuth integration with no tokens for the caller: the organization's, or the user's own. */
+export class McpOAuthNotConnectedError extends McpError {
+  constructor(
+    integrationId: string,
+    name: string,
+    readonly who: "organization" | "user" | "api-key",
+  ) {
+    const messages = {
+      organization: `${name} is not connected yet: an admin connects it on its page under Integrations.`,
+      user: `You have not connected your ${name} account yet: connect it on its page under Integrations.`,
+      "api-key": `${name} connects each user's own account, and an API key belongs to no user: use it from the chat or the tool runner, or have an admin connect it once for the organization.`,
+    };
+    super(McpErrorCode.MCP_OAUTH_NOT_CONNECTED, messages[who], integrationId);
+  }
+}
+
+/** The tokens stopped working (revoked, or the refresh was refused): someone must connect again. */
+export class McpOAuthReconnectError extends McpError {
+  constructor(integrationId: string, message: string) {
+    super(McpErrorCode.MCP_OAUTH_RECONNECT, message, integrationId);
+  }
+}
+
+/** The authorization server could not be reached or failed; nothing was lost and a later call may work. */
+export class McpOAuthFailedError extends McpError {
+  constructor(integrationId: string, message: string, cause?: unknown) {
+    super(McpErrorCode.MCP_OAUTH_FAILED, message, integrationId, cause);
   }
 }
 

@@ -53,6 +53,23 @@ export const timeoutSchema = z.coerce
   .min(1000, { error: "Use a timeout of at least 1 second." })
   .max(300_000, { error: "Use a timeout of at most 300 seconds." });
 
+const scopeSchema = z
+  .string()
+  .trim()
+  .max(1000, { error: "Use at most 1,000 characters for the scopes." })
+  .refine((value) => !/[\r\n"\\]/.test(value), { error: "Scopes are separated by spaces, without quotes." })
+  .optional();
+
+/** How an OAuth integration is connected; the client id and secret are for a client registered beforehand. */
+export const oauthInputSchema = {
+  oauthCredentials: z
+    .enum(["organization", "user"], { error: "Choose who connects: the organization once, or each user." })
+    .default("organization"),
+  oauthScope: scopeSchema,
+  oauthClientId: z.string().trim().max(500, { error: "That client id is too long." }).optional(),
+  oauthClientSecret: z.string().trim().max(2000, { error: "That client secret is too long." }).optional(),
+};
+
 export const catalogInputSchema = z.object({
   source: z.literal("catalog"),
   catalogKey: z.string().min(1),
@@ -67,9 +84,10 @@ export const customInputSchema = z.discriminatedUnion("transport", [
     name: integrationNameSchema,
     transport: z.enum(["streamable-http", "sse"]),
     url: urlSchema,
-    authType: z.enum(["none", "bearer", "headers"]).default("none"),
+    authType: z.enum(["none", "bearer", "headers", "oauth"]).default("none"),
     token: z.string().trim().optional(),
     headers: headersSchema,
+    ...oauthInputSchema,
     timeoutMs: timeoutSchema.optional(),
   }),
   z.object({
@@ -92,7 +110,12 @@ export const updateIntegrationSchema = z.object({
   name: integrationNameSchema.optional(),
   url: urlSchema.optional(),
   transport: z.enum(["streamable-http", "sse"]).optional(),
-  authType: z.enum(["none", "bearer", "headers"]).optional(),
+  authType: z.enum(["none", "bearer", "headers", "oauth"]).optional(),
+  oauthCredentials: oauthInputSchema.oauthCredentials.optional(),
+  oauthScope: scopeSchema,
+  oauthClientId: oauthInputSchema.oauthClientId,
+  /** A new client secret; blank or absent keeps the stored one. */
+  oauthClientSecret: oauthInputSchema.oauthClientSecret,
   /** A new token; blank or absent keeps the stored one. */
   token: z.string().trim().optional(),
   /** New header values; a blank value keeps the stored one, a name left out removes it. */

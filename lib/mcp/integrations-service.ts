@@ -1,6 +1,6 @@
 import { and, eq, like, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { agents, type DiscoveredSnapshot, mcpIntegrations } from "@/db/schema";
+import { agents, type DiscoveredSnapshot, mcpIntegrations, mcpOAuthCredentials } from "@/db/schema";
 import { auditPick, changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { encryptSecret } from "@/lib/crypto/secret-box";
@@ -17,6 +17,12 @@ import {
   type UpdateIntegrationInput,
   updateIntegrationSchema,
 } from "./integration-input";
+import {
+  loadOAuthConnections,
+  type OAuthConnections,
+  type OAuthIntegrationView,
+  oauthView,
+} from "./oauth/oauth-view";
 import { findIntegrationForOrg, listIntegrationsForOrg, type McpIntegration } from "./repository";
 import type { CapabilitiesResult, McpAuthType, McpTransport, ToolExecutionResult } from "./types";
 import { mcpUseCases } from "./use-cases";
@@ -41,9 +47,10 @@ export interface IntegrationView {
   lastLatencyMs: number | null;
   counts: { tools: number; resources: number; prompts: number } | null;
   discovered: DiscoveredSnapshot | null;
+  oauth: OAuthIntegrationView | null;
 }
 
-export function toView(row: McpIntegration): IntegrationView {
+export function toView(row: McpIntegration, connections?: OAuthConnections): IntegrationView {
   const catalogEntry = row.catalogKey ? findCatalogEntry(row.catalogKey) : undefined;
   return {
     id: row.id,
@@ -71,11 +78,16 @@ export function toView(row: McpIntegration): IntegrationView {
         }
       : null,
     discovered: row.discovered ?? null,
+    oauth: oauthView(row, connections),
   };
 }
 
 export async function listIntegrations(db: Database, ctx: RequestContext): Promise<IntegrationView[]> {
-  return (await listIntegrationsForOrg(db, ctx.orgId)).map(toView);
+  const rows = await listIntegrationsForOrg(db, ctx.orgId);
+  const connections = rows.some((row) => row.authType === "oauth")
+    ? await loadOAuthConnections(db, ctx)
+    : undefined;
+  return rows.map((row) => toView(row, connections));
 }
 
 async function loadForOrg(db: Database, ctx: RequestContext, id: string): Promise<McpIntegration> {
@@ -89,7 +101,8 @@ export async function getIntegration(
   ctx: RequestContext,
   id: string,
 ): Promise<IntegrationView> {
-  return toView(await loadForOrg(db, ctx, id));
+  const row = await loadForOrg(db, ctx, id);
+  return toView(row, row.authType === "oauth" ? await loadOAuthConnections(db, ctx) : undefined);
 }
 
 function checkUrl(url: string) {
@@ -196,7 +209,14 @@ export async function createIntegration(
         ? { token: input.token ?? "" }
         : input.authType === "headers"
           ? input.headers
-          : {};
+          : input.authType === "oauth" && input.oauthClientId && input.oauthClientSecret
+            ? { clientSecret: input.oauthClientSecret }
+            : {};
+    if (input.authType === "oauth" && input.oauthClientSecret && !input.oauthClientId) {
+      throw new ValidationError("Enter the client id that goes with the client secret.", {
+        oauthClientId: ["Enter the client id."],
+      });
+    }
     values = {
       organizationId: ctx.orgId,
       name: input.name,
@@ -205,6 +225,14 @@ export async function createIntegration(
       url: input.url,
       authType: input.authType,
       credentialsEncrypted: seal(credentials),
+      oauth:
+        input.authType === "oauth"
+          ? {
+              credentials: input.oauthCredentials,
+              ...(input.oauthScope ? { scope: input.oauthScope } : {}),
+              ...(input.oauthClientId ? { clientId: input.oauthClientId } : {}),
+            }
+          : null,
       timeoutMs: input.timeoutMs ?? defaultTimeout,
     };
   }
@@ -270,6 +298,7 @@ export async function updateIntegration(
         throw new ValidationError("Enter the bearer token.", { token: ["Enter the token."] });
       patch.credentialsEncrypted = { token: input.token ? encryptSecret(input.token) : (kept as string) };
     }
+    if (authType === "oauth") Object.assign(patch, oauthPatch(row, input));
     if (authType === "headers" && input.headers) {
       const previous = row.authType === "headers" ? row.credentialsEncrypted : {};
       patch.credentialsEncrypted = Object.fromEntries(
@@ -284,11 +313,15 @@ export async function updateIntegration(
       if (value.trim() && key in next) next[key] = encryptSecret(value.trim());
     patch.credentialsEncrypted = next;
   }
+  if (row.authType === "oauth" && patch.authType !== "oauth") patch.oauth = null;
   const [updated] = await db
     .update(mcpIntegrations)
     .set(patch)
     .where(and(eq(mcpIntegrations.id, id), eq(mcpIntegrations.organizationId, ctx.orgId)))
     .returning();
+  // Tokens belong to the server, client and mode they were granted for: a change there needs a new connection.
+  if (updated && row.authType === "oauth" && oauthConnectionChanged(row, updated))
+    await db.delete(mcpOAuthCredentials).where(eq(mcpOAuthCredentials.integrationId, updated.id));
   await getMcpClient().pool.closeIntegration(id);
   if (updated) {
     const credentialsChanged =
@@ -301,6 +334,37 @@ export async function updateIntegration(
     });
   }
   return toView(updated ?? row);
+}
+
+/** The OAuth part of an edit; a new server or client drops what was learnt about the old one. */
+function oauthPatch(row: McpIntegration, input: ReturnType<typeof updateIntegrationSchema.parse>) {
+  const previous = row.authType === "oauth" ? row.oauth : null;
+  const clientId = input.oauthClientId !== undefined ? input.oauthClientId : previous?.clientId;
+  const sameServer = !input.url || input.url === row.url;
+  const sameClient = (clientId || undefined) === (previous?.clientId || undefined);
+  const oauth = {
+    credentials: input.oauthCredentials ?? previous?.credentials ?? "organization",
+    ...((input.oauthScope ?? previous?.scope) ? { scope: input.oauthScope ?? previous?.scope } : {}),
+    ...(clientId ? { clientId } : {}),
+    ...(sameServer && previous?.discovery ? { discovery: previous.discovery } : {}),
+  };
+  const kept = previous ? row.credentialsEncrypted : {};
+  const credentialsEncrypted: Record<string, string> = {};
+  if (clientId && input.oauthClientSecret)
+    credentialsEncrypted.clientSecret = encryptSecret(input.oauthClientSecret);
+  else if (clientId && sameClient && kept.clientSecret) credentialsEncrypted.clientSecret = kept.clientSecret;
+  if (!clientId && sameServer && kept.registeredClient)
+    credentialsEncrypted.registeredClient = kept.registeredClient;
+  return { oauth, credentialsEncrypted };
+}
+
+function oauthConnectionChanged(before: McpIntegration, after: McpIntegration): boolean {
+  if (after.authType !== "oauth") return true;
+  return (
+    before.url !== after.url ||
+    before.oauth?.credentials !== after.oauth?.credentials ||
+    (before.oauth?.clientId ?? "") !== (after.oauth?.clientId ?? "")
+  );
 }
 
 export async function setIntegrationEnabled(db: Database, ctx: RequestContext, id: string, enabled: boolean) {

@@ -46,7 +46,15 @@ export interface ToolExecutionResult {
 }
 
 export type McpTransport = "streamable-http" | "sse" | "stdio";
-export type McpAuthType = "none" | "bearer" | "headers";
+export type McpAuthType = "none" | "bearer" | "headers" | "oauth";
+
+/** How an OAuth connection authorizes a session's requests, and whose credentials those are. */
+export interface McpOAuthConnection {
+  /** "organization" or the user's id: sessions of different owners of one integration are kept apart. */
+  owner: string;
+  /** Wraps the session's fetch to send (and renew) the access token. */
+  authorize(fetchFn: typeof fetch): typeof fetch;
+}
 
 /** Everything needed to open a session with one server; credentials are decrypted only into this. */
 export type McpConnectionConfig = {
@@ -58,6 +66,7 @@ export type McpConnectionConfig = {
       url: string;
       headers: Record<string, string>;
       allowPrivateNetwork: boolean;
+      oauth?: McpOAuthConnection;
     }
   | { transport: "stdio"; command: string; args: string[]; env: Record<string, string> }
 );

@@ -75,7 +75,8 @@ export async function openMcpSession(config: McpConnectionConfig): Promise<McpSe
     return connectWith(transport, config, "stdio");
   }
   const url = new URL(config.url);
-  const fetch = createGuardedFetch(config.allowPrivateNetwork, Object.keys(config.headers));
+  const guarded = createGuardedFetch(config.allowPrivateNetwork, Object.keys(config.headers));
+  const fetch = config.oauth ? config.oauth.authorize(guarded) : guarded;
   const requestInit = { headers: config.headers };
   if (config.transport === "sse") {
     return connectWith(new SSEClientTransport(url, { requestInit, fetch }), config, "sse");

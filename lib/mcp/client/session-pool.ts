@@ -8,6 +8,8 @@ import { type McpSession, openMcpSession } from "./connect";
 interface Entry {
   key: string;
   integrationId: string;
+  /** The integration and whose credentials: an edit replaces that owner's session, not other users'. */
+  group: string;
   session: Promise<McpSession>;
   lastUsed: number;
   inFlight: number;
@@ -28,8 +30,14 @@ function isClosed(error: unknown): boolean {
   return error instanceof Error && error.message === "Not connected";
 }
 
+function sessionGroup(config: McpConnectionConfig): string {
+  return `${config.integrationId}:${config.transport !== "stdio" ? (config.oauth?.owner ?? "") : ""}`;
+}
+
+// JSON leaves out the OAuth connection's `authorize` function; the owner in the group stands for it.
 function configKey(config: McpConnectionConfig): string {
-  return `${config.integrationId}:${createHash("sha256").update(JSON.stringify(config)).digest("base64url")}`;
+  const digest = createHash("sha256").update(JSON.stringify(config)).digest("base64url");
+  return `${sessionGroup(config)}:${digest}`;
 }
 
 /**
@@ -79,13 +87,15 @@ export class McpSessionPool {
     const key = configKey(config);
     const existing = this.entries.get(key);
     if (existing) return existing;
+    const group = sessionGroup(config);
     // An edited integration gets a new session; the old configuration's one is closed.
     for (const other of this.entries.values()) {
-      if (other.integrationId === config.integrationId) void this.evict(other);
+      if (other.group === group) void this.evict(other);
     }
     const entry: Entry = {
       key,
       integrationId: config.integrationId,
+      group,
       session: this.open(config),
       lastUsed: Date.now(),
       inFlight: 0,

@@ -13,7 +13,8 @@ import type { McpClientPort, McpConnectionConfig } from "../types";
 export interface McpUseCaseDeps {
   repository: McpIntegrationsRepositoryPort;
   client: McpClientPort;
-  buildConnectionConfig: (integration: McpIntegration) => McpConnectionConfig;
+  /** The caller matters for OAuth integrations whose users each connect their own account. */
+  buildConnectionConfig: (integration: McpIntegration, ctx?: RequestContext | null) => McpConnectionConfig;
   logger: Logger;
 }
 

@@ -1,8 +1,16 @@
 import type { RequestContext } from "@/lib/auth/context";
 import { AppError } from "@/lib/errors";
-import { UnexpectedMcpError } from "../errors";
+import { McpErrorCode, UnexpectedMcpError } from "../errors";
+import type { McpIntegration } from "../repository";
 import type { CapabilitiesResult, McpClientPort } from "../types";
 import { loadAccessibleIntegration, type McpUseCaseDeps } from "./check-integration-access";
+
+/** A user's own missing or broken OAuth connection says nothing about the integration itself. */
+function concernsOnlyTheCaller(error: unknown, integration: McpIntegration): boolean {
+  if (!(error instanceof AppError)) return false;
+  if (error.code === McpErrorCode.MCP_OAUTH_NOT_CONNECTED) return true;
+  return error.code === McpErrorCode.MCP_OAUTH_RECONNECT && integration.oauth?.credentials === "user";
+}
 
 export interface DiscoverMcpCapabilitiesQuery {
   integrationId: string;
@@ -23,14 +31,15 @@ export class DiscoverMcpCapabilities {
     logger.info("discoverMcpCapabilities", { integrationId: query.integrationId, orgId: ctx?.orgId });
     try {
       const integration = await loadAccessibleIntegration(ctx, repository, query.integrationId);
-      const config = this.deps.buildConnectionConfig(integration);
+      const config = this.deps.buildConnectionConfig(integration, ctx);
       let listed: Awaited<ReturnType<McpClientPort["listCapabilities"]>>;
       try {
         listed = await client.listCapabilities(config);
       } catch (error) {
         const latencyMs = Math.round(performance.now() - started);
         const message = error instanceof AppError ? error.message : "Unexpected error occurred";
-        await repository.recordDiscovery(integration.id, { ok: false, latencyMs, error: message });
+        if (!concernsOnlyTheCaller(error, integration))
+          await repository.recordDiscovery(integration.id, { ok: false, latencyMs, error: message });
         throw error;
       }
       const result: CapabilitiesResult = {

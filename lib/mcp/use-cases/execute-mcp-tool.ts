@@ -29,7 +29,7 @@ export class ExecuteMcpTool {
     logger.info("executeMcpTool", fields);
     try {
       const integration = await loadAccessibleIntegration(ctx, repository, command.integrationId);
-      const config = this.deps.buildConnectionConfig(integration);
+      const config = this.deps.buildConnectionConfig(integration, ctx);
       try {
         const result = await client.executeTool(config, command.toolName, command.parameters);
         const durationMs = Math.round(performance.now() - started);

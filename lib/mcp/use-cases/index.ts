@@ -1,8 +1,10 @@
 import type { Database } from "@/db/client";
+import type { RequestContext } from "@/lib/auth/context";
 import { logger } from "@/lib/logger";
 import { getMcpClient } from "../client/shared-client";
 import { buildConnectionConfig } from "../connection-config";
-import { createIntegrationsRepository } from "../repository";
+import { integrationOAuthConnection } from "../oauth/integration-connection";
+import { createIntegrationsRepository, type McpIntegration } from "../repository";
 import type { McpClientPort } from "../types";
 import { DiscoverMcpCapabilities } from "./discover-mcp-capabilities";
 import { ExecuteMcpTool } from "./execute-mcp-tool";
@@ -11,7 +13,12 @@ import { ListMcpResourceTemplates, ReadMcpResource } from "./read-mcp-resource";
 
 /** The use cases wired to the real database, the shared pooled client and the structured logger. */
 export function mcpUseCases(db: Database, client: McpClientPort = getMcpClient()) {
-  const deps = { repository: createIntegrationsRepository(db), client, buildConnectionConfig };
+  const deps = {
+    repository: createIntegrationsRepository(db),
+    client,
+    buildConnectionConfig: (integration: McpIntegration, ctx?: RequestContext | null) =>
+      buildConnectionConfig(integration, (oauth) => integrationOAuthConnection(db, oauth, ctx)),
+  };
   return {
     discover: new DiscoverMcpCapabilities({ ...deps, logger: logger.child({ component: "mcp.discover" }) }),
     execute: new ExecuteMcpTool({ ...deps, logger: logger.child({ component: "mcp.execute" }) }),

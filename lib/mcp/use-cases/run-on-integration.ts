@@ -21,7 +21,7 @@ export async function runOnIntegration<T>(
   const logFields = { integrationId, orgId: ctx?.orgId, ...fields };
   try {
     const integration = await loadAccessibleIntegration(ctx, deps.repository, integrationId);
-    const result = await run(deps.buildConnectionConfig(integration));
+    const result = await run(deps.buildConnectionConfig(integration, ctx));
     deps.logger.info(event, {
       ...logFields,
       ...summarize(result),

@@ -36,6 +36,7 @@ export function makeIntegration(overrides: Partial<McpIntegration> = {}): McpInt
     envEncrypted: {},
     authType: "bearer",
     credentialsEncrypted: { token: "encrypted-token" },
+    oauth: null,
     enabled: true,
     catalogKey: null,
     timeoutMs: 5_000,

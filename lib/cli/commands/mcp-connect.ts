@@ -1,0 +1,132 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { SdkMcpClient } from "@/lib/mcp/client/mcp-client";
+import { McpSessionPool } from "@/lib/mcp/client/session-pool";
+import { McpOAuthFailedError } from "@/lib/mcp/errors";
+import { type AuthChallenge, beginAuthorization, completeAuthorization } from "@/lib/mcp/oauth/authorization";
+import { authorizeOnChallenge } from "@/lib/mcp/oauth/authorize-on-challenge";
+import { ConnectOAuthProvider, type PreRegisteredClient } from "@/lib/mcp/oauth/connect-provider";
+import {
+  codeFromRedirect,
+  followUnattendedAuthorization,
+  openLoopbackRedirect,
+} from "@/lib/mcp/oauth/loopback-redirect";
+import { MemoryOAuthConnection } from "@/lib/mcp/oauth/memory-connection";
+import type { McpConnectionConfig } from "@/lib/mcp/types";
+import { CliUsageError, type StandaloneCliCommand } from "../command";
+
+const ID = "cli";
+// A person may take a while on a consent page; an unattended server answers at once.
+const USER_WAIT_MS = 5 * 60_000;
+
+// The official MCP conformance suite hands pre-registered client credentials to the client under test this way.
+const conformanceContext = z
+  .object({ client_id: z.string().min(1), client_secret: z.string().optional() })
+  .partial();
+
+function preRegisteredClient(values: Record<string, unknown>): PreRegisteredClient | undefined {
+  const fromFlags = typeof values["client-id"] === "string" ? values["client-id"] : undefined;
+  let fromContext: z.infer<typeof conformanceContext> = {};
+  try {
+    fromContext = conformanceContext.parse(JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}"));
+  } catch {}
+  const clientId = fromFlags ?? fromContext.client_id;
+  if (!clientId) return undefined;
+  const secret = typeof values["client-secret"] === "string" ? values["client-secret"] : undefined;
+  return { clientId, clientSecret: secret ?? (fromFlags ? undefined : fromContext.client_secret) };
+}
+
+function parseUrl(raw: string | undefined): string {
+  if (!raw) throw new CliUsageError("Give the MCP server's URL.");
+  try {
+    const url = new URL(raw);
+    if (url.protocol === "http:" || url.protocol === "https:") return url.href;
+  } catch {}
+  throw new CliUsageError(`"${raw}" is not an http:// or https:// URL.`);
+}
+
+/** One authorization code grant for the CLI, the redirect caught on a loopback port. */
+async function authorize(
+  url: string,
+  connection: MemoryOAuthConnection,
+  challenge: AuthChallenge,
+  options: { scope?: string; client?: PreRegisteredClient },
+) {
+  const loopback = await openLoopbackRedirect();
+  try {
+    const state = randomBytes(16).toString("base64url");
+    const provider = new ConnectOAuthProvider({
+      redirectUrl: loopback.redirectUrl,
+      state,
+      scope: options.scope,
+      store: connection,
+      client: options.client,
+    });
+    const authorizationUrl = await beginAuthorization(provider, url, challenge, fetch);
+    let redirect = await followUnattendedAuthorization(authorizationUrl, loopback.redirectUrl, fetch);
+    if (!redirect) {
+      console.error(`Open this address in a browser to authorize:\n  ${authorizationUrl.href}`);
+      redirect = await loopback.waitForRedirect(USER_WAIT_MS);
+    }
+    await completeAuthorization(provider, url, codeFromRedirect(redirect, state), fetch);
+  } catch (error) {
+    throw new McpOAuthFailedError(ID, `Authorization failed: ${(error as Error).message}`, error);
+  } finally {
+    await loopback.close();
+  }
+}
+
+export const mcpConnect: StandaloneCliCommand = {
+  name: "mcp:connect",
+  standalone: true,
+  usage: "mcp:connect <url> [--client-id <id>] [--client-secret <secret>] [--scope <scopes>]",
+  description:
+    "Connect to a Streamable HTTP MCP server with the app's client, through OAuth when the server asks for it, and list its tools.",
+  options: {
+    "client-id": { type: "string" },
+    "client-secret": { type: "string" },
+    scope: { type: "string" },
+  },
+  async run({ values, positionals }, io) {
+    const url = parseUrl(positionals[0]);
+    const connection = new MemoryOAuthConnection(`cli:${url}`);
+    const options = {
+      scope: typeof values.scope === "string" ? values.scope : undefined,
+      client: preRegisteredClient(values),
+    };
+    const pool = new McpSessionPool({ idleMs: 60_000 });
+    try {
+      const config: McpConnectionConfig = {
+        integrationId: ID,
+        timeoutMs: 30_000,
+        transport: "streamable-http",
+        url,
+        headers: {},
+        allowPrivateNetwork: true,
+        // Servers may challenge on any request, for more scope too; each challenge runs a new grant.
+        oauth: {
+          owner: "cli",
+          authorize: (fetchFn) =>
+            authorizeOnChallenge(fetchFn, {
+              accessToken: async () => (await connection.read())?.accessToken,
+              authorize: (challenge) => authorize(url, connection, challenge, options),
+            }),
+        },
+      };
+      const { tools } = await new SdkMcpClient(pool).listCapabilities(config);
+      const authorized = (await connection.read()) !== undefined;
+      io.print(
+        [
+          `Connected to ${url}${authorized ? " with OAuth" : ""}.`,
+          `Tools (${tools.length})`,
+          ...tools.map(
+            (tool) => `  ${tool.name}${tool.description ? ` — ${tool.description.split("\n")[0]}` : ""}`,
+          ),
+        ].join("\n"),
+        { url, oauth: authorized, tools: tools.map(({ name, description }) => ({ name, description })) },
+      );
+    } finally {
+      await pool.closeAll();
+    }
+  },
+};

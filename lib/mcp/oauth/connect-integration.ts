@@ -1,0 +1,237 @@
+import { randomBytes } from "node:crypto";
+import { and, eq, lt, sql } from "drizzle-orm";
+import type { Database } from "@/db/client";
+import { mcpIntegrations, mcpOAuthFlows } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record-audit";
+import { type RequestContext, requireAdmin, requireUser } from "@/lib/auth/context";
+import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
+import { AppError, ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
+import { logger } from "@/lib/logger";
+import { getMcpClient } from "../client/shared-client";
+import { McpOAuthFailedError } from "../errors";
+import { findIntegrationForOrg, type McpIntegration } from "../repository";
+import { mcpUseCases } from "../use-cases";
+import { beginAuthorization, completeAuthorization, probeAuthChallenge } from "./authorization";
+import { ConnectOAuthProvider, type OAuthConnectStore } from "./connect-provider";
+import { discoveryOf, preRegisteredClientOf, registeredClientOf } from "./integration-client";
+import { authorizationServerFetch } from "./integration-connection";
+import { type CredentialOwner, deleteCredential, saveConnectedTokens } from "./stored-credentials";
+import { tokenSetFrom } from "./token-set";
+
+// Long enough for a consent page and a login, short enough that a stolen link soon stops working.
+const FLOW_TTL_MS = 15 * 60_000;
+
+async function loadOAuthIntegration(db: Database, ctx: RequestContext, id: string): Promise<McpIntegration> {
+  const integration = await findIntegrationForOrg(db, ctx.orgId, id);
+  if (!integration) throw new NotFoundError("That integration");
+  if (integration.authType !== "oauth" || !integration.url)
+    throw new ValidationError(`${integration.name} does not use OAuth.`);
+  return integration;
+}
+
+/** Who the connection is for, and whether this caller may make it. */
+function ownerFor(integration: McpIntegration, ctx: RequestContext, personal: boolean): CredentialOwner {
+  const user = requireUser(ctx);
+  const perUser = integration.oauth?.credentials === "user";
+  if (personal !== perUser) {
+    throw new ValidationError(
+      perUser
+        ? `${integration.name} connects each user's own account; connect yours on its page.`
+        : `${integration.name} is connected once for the organization, by an admin.`,
+    );
+  }
+  if (!personal) requireAdmin(ctx);
+  return {
+    organizationId: integration.organizationId,
+    integrationId: integration.id,
+    userId: personal ? user.userId : null,
+  };
+}
+
+/** Keeps what the SDK learns on the integration (registration, discovery) and the tokens on the owner's row. */
+function integrationConnectStore(
+  db: Database,
+  integration: McpIntegration,
+  owner: CredentialOwner,
+  connectedBy: string,
+): OAuthConnectStore {
+  const row = and(
+    eq(mcpIntegrations.id, integration.id),
+    eq(mcpIntegrations.organizationId, integration.organizationId),
+  );
+  const reload = async () =>
+    (await findIntegrationForOrg(db, integration.organizationId, integration.id)) ?? integration;
+  return {
+    client: async () => registeredClientOf(await reload()),
+    async saveClient(client) {
+      const sealed = encryptSecret(JSON.stringify(client));
+      await db
+        .update(mcpIntegrations)
+        .set({
+          credentialsEncrypted: sql`${mcpIntegrations.credentialsEncrypted} || jsonb_build_object('registeredClient', ${sealed}::text)`,
+        })
+        .where(row);
+    },
+    async forgetClient() {
+      await db
+        .update(mcpIntegrations)
+        .set({ credentialsEncrypted: sql`${mcpIntegrations.credentialsEncrypted} - 'registeredClient'` })
+        .where(row);
+    },
+    discovery: async () => discoveryOf(await reload()),
+    async saveDiscovery(state) {
+      await db
+        .update(mcpIntegrations)
+        .set({
+          oauth: sql`jsonb_set(coalesce(${mcpIntegrations.oauth}, '{}'::jsonb), '{discovery}', ${JSON.stringify(state)}::jsonb)`,
+        })
+        .where(row);
+    },
+    async forgetDiscovery() {
+      await db
+        .update(mcpIntegrations)
+        .set({ oauth: sql`${mcpIntegrations.oauth} - 'discovery'` })
+        .where(row);
+    },
+    saveTokens: (tokens) => saveConnectedTokens(db, owner, tokenSetFrom(tokens), connectedBy),
+  };
+}
+
+function describeFailure(integration: McpIntegration, step: string, error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const reason =
+    error instanceof Error && error.name === "TimeoutError"
+      ? "the server did not answer in time"
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  logger.warn("oauthConnectFailed", { integrationId: integration.id, step, message: reason });
+  return new McpOAuthFailedError(integration.id, `Could not ${step} ${integration.name}: ${reason}`, error);
+}
+
+/**
+ * Starts connecting an OAuth integration (the organization's connection, or the caller's own account): discovers
+ * the authorization server, registers unless a client is configured, and returns the consent page's address. The
+ * flow's state and PKCE verifier wait in the database for the callback.
+ */
+export async function startOAuthConnection(
+  db: Database,
+  ctx: RequestContext,
+  integrationId: string,
+  options: { personal: boolean; redirectUrl: string },
+): Promise<{ authorizationUrl: string }> {
+  const integration = await loadOAuthIntegration(db, ctx, integrationId);
+  const owner = ownerFor(integration, ctx, options.personal);
+  const user = requireUser(ctx);
+  const state = randomBytes(32).toString("base64url");
+  const provider = new ConnectOAuthProvider({
+    redirectUrl: options.redirectUrl,
+    state,
+    scope: integration.oauth?.scope,
+    store: integrationConnectStore(db, integration, owner, user.userId),
+    client: preRegisteredClientOf(integration),
+  });
+  const fetchFn = authorizationServerFetch(integration.timeoutMs);
+  const url = integration.url as string;
+  let authorizationUrl: URL;
+  try {
+    const challenge = (await probeAuthChallenge(url, fetchFn)) ?? {};
+    authorizationUrl = await beginAuthorization(provider, url, challenge, fetchFn);
+  } catch (error) {
+    throw describeFailure(integration, "start the authorization with", error);
+  }
+  await db.delete(mcpOAuthFlows).where(lt(mcpOAuthFlows.createdAt, new Date(Date.now() - FLOW_TTL_MS)));
+  await db.insert(mcpOAuthFlows).values({
+    state,
+    organizationId: integration.organizationId,
+    integrationId: integration.id,
+    userId: user.userId,
+    personal: options.personal,
+    codeVerifierEncrypted: encryptSecret(provider.codeVerifier()),
+    redirectUrl: options.redirectUrl,
+  });
+  return { authorizationUrl: authorizationUrl.href };
+}
+
+export interface OAuthCallback {
+  state: string;
+  code?: string;
+  error?: string;
+  errorDescription?: string;
+}
+
+/**
+ * Finishes a connection when the provider sends the browser back: only the user who started it, within the time
+ * allowed, once. Exchanges the code, stores the tokens encrypted, and discovers the server's tools with them.
+ */
+export async function finishOAuthConnection(
+  db: Database,
+  ctx: RequestContext,
+  callback: OAuthCallback,
+): Promise<{ integrationId: string }> {
+  const user = requireUser(ctx);
+  const [flow] = await db.delete(mcpOAuthFlows).where(eq(mcpOAuthFlows.state, callback.state)).returning();
+  if (!flow || Date.now() - flow.createdAt.getTime() > FLOW_TTL_MS)
+    throw new ValidationError("This authorization has expired or was already used. Start connecting again.");
+  if (flow.userId !== user.userId || flow.organizationId !== ctx.orgId)
+    throw new ForbiddenError("This authorization was started by someone else, or in another organization.");
+  const integration = await loadOAuthIntegration(db, ctx, flow.integrationId);
+  if (callback.error) {
+    const detail = callback.errorDescription ? ` (${callback.errorDescription})` : "";
+    throw new ValidationError(`${integration.name} did not grant access: ${callback.error}${detail}.`);
+  }
+  if (!callback.code) throw new ValidationError("The provider sent no authorization code back.");
+  const owner = ownerFor(integration, ctx, flow.personal);
+  const provider = new ConnectOAuthProvider({
+    redirectUrl: flow.redirectUrl,
+    state: flow.state,
+    scope: integration.oauth?.scope,
+    codeVerifier: decryptSecret(flow.codeVerifierEncrypted),
+    store: integrationConnectStore(db, integration, owner, user.userId),
+    client: preRegisteredClientOf(integration),
+  });
+  try {
+    await completeAuthorization(
+      provider,
+      integration.url as string,
+      callback.code,
+      authorizationServerFetch(integration.timeoutMs),
+    );
+  } catch (error) {
+    throw describeFailure(integration, "finish the authorization with", error);
+  }
+  await getMcpClient().pool.closeIntegration(integration.id);
+  await recordAudit(db, ctx, {
+    action: flow.personal ? "integration.oauth_connect_own" : "integration.oauth_connect",
+    targetType: "integration",
+    targetId: integration.id,
+    targetName: integration.name,
+    changedSecrets: ["oauth.tokens"],
+  });
+  // The tools come from the server itself; a failure here shows on the integration as usual.
+  await mcpUseCases(db)
+    .discover.execute(ctx, { integrationId: integration.id })
+    .catch(() => {});
+  return { integrationId: integration.id };
+}
+
+/** Forgets the organization's tokens (admins) or the caller's own; the provider's grant is left to expire. */
+export async function disconnectOAuth(
+  db: Database,
+  ctx: RequestContext,
+  integrationId: string,
+  options: { personal: boolean },
+): Promise<void> {
+  const integration = await loadOAuthIntegration(db, ctx, integrationId);
+  const owner = ownerFor(integration, ctx, options.personal);
+  const removed = await deleteCredential(db, owner);
+  await getMcpClient().pool.closeIntegration(integration.id);
+  if (!removed) return;
+  await recordAudit(db, ctx, {
+    action: options.personal ? "integration.oauth_disconnect_own" : "integration.oauth_disconnect",
+    targetType: "integration",
+    targetId: integration.id,
+    targetName: integration.name,
+    changedSecrets: ["oauth.tokens"],
+  });
+}

@@ -1,0 +1,13 @@
+// Kept on globalThis so every server bundle of the process shares one map: one refresh per token per process.
+const globalForFlights = globalThis as unknown as { switchboardOAuthFlights?: Map<string, Promise<unknown>> };
+
+/** Runs fn once per key at a time: callers that arrive while it runs wait for the same result. */
+export function singleFlight<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  globalForFlights.switchboardOAuthFlights ??= new Map();
+  const flights = globalForFlights.switchboardOAuthFlights;
+  const running = flights.get(key);
+  if (running) return running as Promise<T>;
+  const flight = fn().finally(() => flights.delete(key));
+  flights.set(key, flight);
+  return flight;
+}

@@ -1,0 +1,121 @@
+import { and, eq, isNull, type SQL } from "drizzle-orm";
+import { type Database, isEmbeddedDatabase } from "@/db/client";
+import { mcpIntegrations, mcpOAuthCredentials } from "@/db/schema";
+import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
+import type { OAuthTokenSet } from "./token-set";
+import type { OAuthTokenVault, RefreshOutcome } from "./token-source";
+
+/** Whose tokens: the organization's shared connection (no user) or one user's own. */
+export interface CredentialOwner {
+  organizationId: string;
+  integrationId: string;
+  userId: string | null;
+}
+
+export type StoredCredential = typeof mcpOAuthCredentials.$inferSelect;
+
+export function ownerFilter(owner: CredentialOwner): SQL | undefined {
+  return and(
+    eq(mcpOAuthCredentials.organizationId, owner.organizationId),
+    eq(mcpOAuthCredentials.integrationId, owner.integrationId),
+    owner.userId === null ? isNull(mcpOAuthCredentials.userId) : eq(mcpOAuthCredentials.userId, owner.userId),
+  );
+}
+
+function tokenSetOf(row: StoredCredential): OAuthTokenSet {
+  return {
+    accessToken: decryptSecret(row.accessTokenEncrypted),
+    refreshToken: row.refreshTokenEncrypted ? decryptSecret(row.refreshTokenEncrypted) : undefined,
+    expiresAt: row.expiresAt?.getTime(),
+    scope: row.scope ?? undefined,
+  };
+}
+
+function sealedTokens(tokens: OAuthTokenSet) {
+  return {
+    accessTokenEncrypted: encryptSecret(tokens.accessToken),
+    refreshTokenEncrypted: tokens.refreshToken ? encryptSecret(tokens.refreshToken) : null,
+    expiresAt: tokens.expiresAt === undefined ? null : new Date(tokens.expiresAt),
+    scope: tokens.scope ?? null,
+  };
+}
+
+export async function findCredential(
+  db: Database,
+  owner: CredentialOwner,
+): Promise<StoredCredential | undefined> {
+  const [row] = await db.select().from(mcpOAuthCredentials).where(ownerFilter(owner));
+  return row;
+}
+
+/** Stores the tokens of a finished authorization, replacing whatever the owner had. */
+export async function saveConnectedTokens(
+  db: Database,
+  owner: CredentialOwner,
+  tokens: OAuthTokenSet,
+  connectedBy: string,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(mcpOAuthCredentials).where(ownerFilter(owner));
+    await tx.insert(mcpOAuthCredentials).values({ ...owner, ...sealedTokens(tokens), connectedBy });
+  });
+}
+
+export async function deleteCredential(db: Database, owner: CredentialOwner): Promise<boolean> {
+  const removed = await db
+    .delete(mcpOAuthCredentials)
+    .where(ownerFilter(owner))
+    .returning({ id: mcpOAuthCredentials.id });
+  return removed.length > 0;
+}
+
+/**
+ * The owner's tokens in the database, encrypted. A refresh locks the row (`for update`) on PostgreSQL, so
+ * instances of the app refresh one at a time and each sees the rotated refresh token the previous one stored.
+ */
+export function storedTokenVault(
+  db: Database,
+  owner: CredentialOwner,
+  integrationName: string,
+): OAuthTokenVault {
+  return {
+    key: `oauth:${owner.integrationId}:${owner.userId ?? "organization"}`,
+    async read() {
+      const row = await findCredential(db, owner);
+      return row?.status === "connected" ? tokenSetOf(row) : undefined;
+    },
+    async refreshLocked(refresh) {
+      const run = async (tx: Database): Promise<RefreshOutcome> => {
+        const query = tx.select().from(mcpOAuthCredentials).where(ownerFilter(owner));
+        const [row] = isEmbeddedDatabase(db) ? await query : await query.for("update");
+        const outcome = await refresh(row?.status === "connected" ? tokenSetOf(row) : undefined);
+        if (!row) return outcome;
+        if (outcome.kind === "refreshed") {
+          await tx
+            .update(mcpOAuthCredentials)
+            .set({ ...sealedTokens(outcome.tokens), refreshedAt: new Date(), lastError: null })
+            .where(eq(mcpOAuthCredentials.id, row.id));
+        }
+        if (outcome.kind === "revoked") {
+          await tx
+            .update(mcpOAuthCredentials)
+            .set({ status: "needs_reconnect", lastError: outcome.reason })
+            .where(eq(mcpOAuthCredentials.id, row.id));
+          // The organization's connection broke: the integration itself shows it where admins look.
+          if (owner.userId === null) {
+            await tx
+              .update(mcpIntegrations)
+              .set({
+                status: "failing",
+                lastError: `${integrationName} needs to be connected again: ${outcome.reason}.`,
+                lastCheckedAt: new Date(),
+              })
+              .where(eq(mcpIntegrations.id, owner.integrationId));
+          }
+        }
+        return outcome;
+      };
+      return isEmbeddedDatabase(db) ? run(db) : db.transaction((tx) => run(tx as unknown as Database));
+    },
+  };
+}
