@@ -74,6 +74,8 @@ export default defineConfig({
         OPENAI_API_KEY: "sk-scripted",
         OPENAI_BASE_URL: `http://127.0.0.1:${scriptedLlmPort}/v1`,
         CHAT_MODEL: "scripted-model",
+        // The OAuth test provider listens on loopback.
+        MCP_ALLOW_PRIVATE_NETWORKS: "true",
         ...quiet,
       },
     },

@@ -26,12 +26,12 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
   return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
 }
 
-// PGlite serves one process: row locks would only hold up its single connection, so callers skip them.
-const embeddedDatabases = new WeakSet<object>();
-
-/** Whether the database is the embedded PGlite one (one process, one connection). */
+/**
+ * Whether the database is the embedded PGlite one: one process, one connection, so row locks would only hold up
+ * everyone else and callers skip them.
+ */
 export function isEmbeddedDatabase(db: Database): boolean {
-  return embeddedDatabases.has(db);
+  return (db as unknown as { $client?: unknown }).$client instanceof PGlite;
 }
 
 /** Opens an embedded PGlite database: in a folder (locked to this process) or in memory when no folder is given. */
@@ -44,7 +44,6 @@ export function openPglite(dir?: string): DatabaseHandle {
   }
   const client = new PGlite(dir);
   const db = drizzlePglite({ client, schema }) as unknown as Database;
-  embeddedDatabases.add(db);
   return {
     db,
     kind: "pglite",

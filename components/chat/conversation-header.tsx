@@ -1,6 +1,7 @@
 "use client";
 
 import { Pencil, RefreshCw, Trash2 } from "lucide-react";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import {
@@ -117,6 +118,14 @@ export function ConversationHeader({
               role="status"
             >
               {i.name} unavailable: {i.status === "failed" ? i.message : ""}
+              {i.status === "failed" && i.errorType.includes("mcp_oauth") ? (
+                <>
+                  {" "}
+                  <Link href={`/integrations/${i.integrationId}`} className="font-medium underline">
+                    Connect
+                  </Link>
+                </>
+              ) : null}
             </span>
           ))}
           <Button

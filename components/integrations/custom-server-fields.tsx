@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { FormState } from "@/components/forms/form-state";
 import { Field } from "@/components/ui/field";
 import { Input, Select } from "@/components/ui/input";
@@ -22,6 +22,12 @@ export function CustomServerFields({
     url: string | null;
     authType: string;
     credentialKeys: string[];
+    oauth?: {
+      credentials: string;
+      scope: string | null;
+      clientId: string | null;
+      hasClientSecret: boolean;
+    } | null;
   };
 }) {
   const [transport, setTransport] = useState(
@@ -73,8 +79,10 @@ export function CustomServerFields({
               <option value="none">None</option>
               <option value="bearer">Bearer token</option>
               <option value="headers">Custom headers</option>
+              <option value="oauth">OAuth (sign in with the provider)</option>
             </Select>
           </Field>
+          {authType === "oauth" ? <OAuthFields state={state} initial={initial?.oauth ?? null} /> : null}
           {authType === "bearer" ? (
             <Field
               id="token"
@@ -137,5 +145,83 @@ export function TransportSelect({
       <option value="sse">SSE (older servers)</option>
       {allowStdio ? <option value="stdio">Command on this server (stdio)</option> : null}
     </Select>
+  );
+}
+
+/** Who connects an OAuth server, the scopes, and a client registered beforehand for providers without DCR. */
+function OAuthFields({
+  state,
+  initial,
+}: {
+  state: FormState;
+  initial: {
+    credentials: string;
+    scope: string | null;
+    clientId: string | null;
+    hasClientSecret: boolean;
+  } | null;
+}) {
+  const error = (name: string) => state.fields?.[name]?.[0];
+  const [redirectUrl, setRedirectUrl] = useState("/api/oauth/callback");
+  useEffect(() => setRedirectUrl(`${window.location.origin}/api/oauth/callback`), []);
+  return (
+    <>
+      <Field
+        id="oauthCredentials"
+        label="Who connects"
+        hint="Changing this later disconnects everyone."
+        error={error("oauthCredentials")}
+      >
+        <Select
+          id="oauthCredentials"
+          name="oauthCredentials"
+          defaultValue={state.values?.oauthCredentials ?? initial?.credentials ?? "organization"}
+        >
+          <option value="organization">Once for the organization (an admin connects)</option>
+          <option value="user">Each user connects their own account</option>
+        </Select>
+      </Field>
+      <Field
+        id="oauthScope"
+        label="Scopes (optional)"
+        hint="Space-separated. Leave blank to ask for what the server names."
+        error={error("oauthScope")}
+      >
+        <Input
+          id="oauthScope"
+          name="oauthScope"
+          defaultValue={state.values?.oauthScope ?? initial?.scope ?? ""}
+          placeholder="read write"
+        />
+      </Field>
+      <details className="grid gap-3 rounded-md border p-3" open={Boolean(initial?.clientId)}>
+        <summary className="cursor-pointer text-sm font-medium">Pre-registered client (optional)</summary>
+        <p className="mt-2 text-sm text-muted-foreground">
+          Most servers register Switchboard on their own. For a provider that does not, register an OAuth app
+          there with the redirect URL <code className="break-all">{redirectUrl}</code> and enter its client
+          here.
+        </p>
+        <Field id="oauthClientId" label="Client ID" error={error("oauthClientId")}>
+          <Input
+            id="oauthClientId"
+            name="oauthClientId"
+            autoComplete="off"
+            defaultValue={state.values?.oauthClientId ?? initial?.clientId ?? ""}
+          />
+        </Field>
+        <Field
+          id="oauthClientSecret"
+          label="Client secret"
+          hint={
+            initial?.hasClientSecret
+              ? "A secret is set. Leave blank to keep it."
+              : "For confidential clients; stored encrypted, never shown again."
+          }
+          error={error("oauthClientSecret")}
+        >
+          <Input id="oauthClientSecret" name="oauthClientSecret" type="password" autoComplete="off" />
+        </Field>
+      </details>
+    </>
   );
 }

@@ -22,6 +22,7 @@ import type { CatalogCredential } from "@/lib/mcp/catalog";
 import type { ConnectionTestResult, IntegrationView } from "@/lib/mcp/integrations-service";
 import { CapabilityList } from "./capability-list";
 import { CustomServerFields } from "./custom-server-fields";
+import { OAuthConnection, type OAuthOutcome } from "./oauth-connection";
 import { StatusBadge } from "./status-badge";
 import { ToolRunner } from "./tool-runner";
 
@@ -30,11 +31,13 @@ export function IntegrationDetail({
   canManage,
   catalogCredentials,
   testOnLoad,
+  oauthOutcome,
 }: {
   integration: IntegrationView;
   canManage: boolean;
   catalogCredentials: CatalogCredential[];
   testOnLoad: boolean;
+  oauthOutcome: OAuthOutcome;
 }) {
   const router = useRouter();
   const [test, setTest] = useState<ConnectionTestResult | null>(null);
@@ -49,10 +52,12 @@ export function IntegrationDetail({
     });
   }, [integration.id, router]);
 
-  // A new integration is tested straight away, so the admin sees at once whether it works.
+  // A new integration is tested straight away, so the admin sees at once whether it works; one that first needs
+  // an OAuth connection would only fail.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, on arrival
   useEffect(() => {
-    if (testOnLoad && integration.enabled) runTest();
+    if (testOnLoad && integration.enabled && integration.oauth?.connection.status !== "not_connected")
+      runTest();
   }, []);
 
   const capabilities = test?.ok
@@ -124,6 +129,15 @@ export function IntegrationDetail({
       </div>
 
       {error ? <Alert>{error}</Alert> : null}
+      {integration.oauth ? (
+        <OAuthConnection
+          integrationId={integration.id}
+          name={integration.name}
+          oauth={integration.oauth}
+          canManage={canManage}
+          outcome={oauthOutcome}
+        />
+      ) : null}
       {!integration.enabled ? (
         <Alert tone="info">This integration is disabled: its tools are not offered anywhere.</Alert>
       ) : null}

@@ -79,3 +79,39 @@ describe("operator CLI", () => {
     });
   });
 });
+
+describe("mcp:connect", () => {
+  it("connects through OAuth (the test provider consents at once), lists the tools, and never opens the database", async () => {
+    const { startOAuthMcpServer } = await import("../fixtures/mcp/oauth-server");
+    const server = await startOAuthMcpServer();
+    try {
+      let opened = false;
+      const out: string[] = [];
+      const code = await runCli(
+        ["mcp:connect", server.url, "--json"],
+        async () => {
+          opened = true;
+          return { db: handle.db, close: async () => {} };
+        },
+        { out: (line) => out.push(line), err: (line) => out.push(line) },
+      );
+      expect(code).toBe(0);
+      expect(opened).toBe(false);
+      const printed = JSON.parse(out.join("\n"));
+      expect(printed).toMatchObject({ url: server.url, oauth: true });
+      expect(printed.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(["echo", "whoami"]);
+      expect(server.stats).toMatchObject({ registrations: 1, codeGrants: 1 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("explains a bad address and a server that cannot be reached", async () => {
+    const bad = await cli("mcp:connect", "ftp://example.com");
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/"ftp:\/\/example.com" is not an http:\/\/ or https:\/\/ URL/);
+    const closed = await cli("mcp:connect", "http://127.0.0.1:9/mcp");
+    expect(closed.code).toBe(1);
+    expect(closed.err).toMatch(/^Error: Could not connect to 127\.0\.0\.1:9/);
+  });
+});

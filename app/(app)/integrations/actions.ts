@@ -51,10 +51,33 @@ const seconds = (form: FormData) => {
 
 /** Values echoed back to the form after an error: never the secrets. */
 function safeValues(form: FormData): Record<string, string> {
-  const keep = ["name", "transport", "url", "authType", "timeoutSeconds", "catalogKey", "command"];
+  const keep = [
+    "name",
+    "transport",
+    "url",
+    "authType",
+    "timeoutSeconds",
+    "catalogKey",
+    "command",
+    "oauthCredentials",
+    "oauthScope",
+    "oauthClientId",
+  ];
   return Object.fromEntries(
     keep.flatMap((key) => (text(form, key) ? [[key, text(form, key) as string]] : [])),
   );
+}
+
+type AuthType = "none" | "bearer" | "headers" | "oauth";
+
+/** The OAuth settings; the schema says what is wrong with any of them. */
+function oauthFields(form: FormData) {
+  return {
+    oauthCredentials: (text(form, "oauthCredentials") ?? "organization") as "organization" | "user",
+    oauthScope: text(form, "oauthScope") ?? "",
+    oauthClientId: text(form, "oauthClientId") ?? "",
+    oauthClientSecret: text(form, "oauthClientSecret"),
+  };
 }
 
 export async function createIntegrationAction(_prev: FormState, form: FormData): Promise<FormState> {
@@ -88,9 +111,10 @@ export async function createIntegrationAction(_prev: FormState, form: FormData):
               transport: text(form, "transport") === "sse" ? "sse" : "streamable-http",
               name: text(form, "name") ?? "",
               url: text(form, "url") ?? "",
-              authType: (text(form, "authType") ?? "none") as "none" | "bearer" | "headers",
+              authType: (text(form, "authType") ?? "none") as AuthType,
               token: text(form, "token"),
               headers: headerLines(form, "headers"),
+              ...oauthFields(form),
               timeoutMs: seconds(form),
             });
     id = integration.id;
@@ -112,8 +136,9 @@ export async function updateIntegrationAction(
       name: text(form, "name"),
       url: text(form, "url"),
       transport: text(form, "transport") as "streamable-http" | "sse" | undefined,
-      authType: text(form, "authType") as "none" | "bearer" | "headers" | undefined,
+      authType: text(form, "authType") as AuthType | undefined,
       token: text(form, "token"),
+      ...(form.has("oauthCredentials") ? oauthFields(form) : {}),
       headers: form.has("headers") ? headerLines(form, "headers") : undefined,
       credentials: prefixed(form, "credential:"),
       timeoutMs: seconds(form),

@@ -2,6 +2,7 @@ import { Plus } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { HealthStrip } from "@/components/health/health-strip";
+import { OAuthStatusBadge } from "@/components/integrations/oauth-connection";
 import { StatusBadge } from "@/components/integrations/status-badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -68,6 +69,9 @@ export default async function IntegrationsPage() {
                     ) : null}
                   </div>
                   <HealthStrip checks={health.get(integration.id) ?? []} />
+                  {integration.oauth && integration.oauth.connection.status !== "connected" ? (
+                    <OAuthStatusBadge status={integration.oauth.connection.status} />
+                  ) : null}
                   <StatusBadge status={integration.status} />
                 </Link>
               </li>

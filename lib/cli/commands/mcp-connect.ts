@@ -108,13 +108,13 @@ export const mcpConnect: StandaloneCliCommand = {
           owner: "cli",
           authorize: (fetchFn) =>
             authorizeOnChallenge(fetchFn, {
-              accessToken: async () => (await connection.read())?.accessToken,
+              accessToken: async () => connection.accessToken(),
               authorize: (challenge) => authorize(url, connection, challenge, options),
             }),
         },
       };
       const { tools } = await new SdkMcpClient(pool).listCapabilities(config);
-      const authorized = (await connection.read()) !== undefined;
+      const authorized = connection.accessToken() !== undefined;
       io.print(
         [
           `Connected to ${url}${authorized ? " with OAuth" : ""}.`,

@@ -5,7 +5,7 @@ import { mcpIntegrations, mcpOAuthFlows } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin, requireUser } from "@/lib/auth/context";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
-import { AppError, ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
+import { AppError, NotFoundError, ValidationError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { getMcpClient } from "../client/shared-client";
 import { McpOAuthFailedError } from "../errors";
@@ -99,12 +99,14 @@ function integrationConnectStore(
 
 function describeFailure(integration: McpIntegration, step: string, error: unknown): AppError {
   if (error instanceof AppError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const status = /^HTTP (\d{3})\b/.exec(message)?.[1];
   const reason =
     error instanceof Error && error.name === "TimeoutError"
       ? "the server did not answer in time"
-      : error instanceof Error
-        ? error.message
-        : String(error);
+      : status
+        ? `it answered HTTP ${status} where OAuth was expected; check that the server supports OAuth`
+        : message;
   logger.warn("oauthConnectFailed", { integrationId: integration.id, step, message: reason });
   return new McpOAuthFailedError(integration.id, `Could not ${step} ${integration.name}: ${reason}`, error);
 }
@@ -153,6 +155,35 @@ export async function startOAuthConnection(
   return { authorizationUrl: authorizationUrl.href };
 }
 
+/** A callback that cannot finish a flow; `outcome` is what the page tells the user. */
+export class OAuthFlowError extends AppError {
+  constructor(
+    readonly outcome: "expired" | "forbidden" | "denied",
+    message: string,
+  ) {
+    super(outcome === "forbidden" ? "forbidden:oauth_flow" : "bad_request:oauth_flow", message);
+  }
+}
+
+/** The integration a pending flow of this user is for, so the callback can return to its page whatever happens. */
+export async function pendingFlowIntegration(
+  db: Database,
+  ctx: RequestContext,
+  state: string,
+): Promise<string | undefined> {
+  const [flow] = await db
+    .select({ integrationId: mcpOAuthFlows.integrationId })
+    .from(mcpOAuthFlows)
+    .where(
+      and(
+        eq(mcpOAuthFlows.state, state),
+        eq(mcpOAuthFlows.organizationId, ctx.orgId),
+        eq(mcpOAuthFlows.userId, ctx.userId ?? ""),
+      ),
+    );
+  return flow?.integrationId;
+}
+
 export interface OAuthCallback {
   state: string;
   code?: string;
@@ -171,16 +202,24 @@ export async function finishOAuthConnection(
 ): Promise<{ integrationId: string }> {
   const user = requireUser(ctx);
   const [flow] = await db.delete(mcpOAuthFlows).where(eq(mcpOAuthFlows.state, callback.state)).returning();
-  if (!flow || Date.now() - flow.createdAt.getTime() > FLOW_TTL_MS)
-    throw new ValidationError("This authorization has expired or was already used. Start connecting again.");
-  if (flow.userId !== user.userId || flow.organizationId !== ctx.orgId)
-    throw new ForbiddenError("This authorization was started by someone else, or in another organization.");
-  const integration = await loadOAuthIntegration(db, ctx, flow.integrationId);
-  if (callback.error) {
-    const detail = callback.errorDescription ? ` (${callback.errorDescription})` : "";
-    throw new ValidationError(`${integration.name} did not grant access: ${callback.error}${detail}.`);
+  if (!flow || Date.now() - flow.createdAt.getTime() > FLOW_TTL_MS) {
+    throw new OAuthFlowError(
+      "expired",
+      "This authorization has expired or was already used. Start connecting again.",
+    );
   }
-  if (!callback.code) throw new ValidationError("The provider sent no authorization code back.");
+  if (flow.userId !== user.userId || flow.organizationId !== ctx.orgId) {
+    throw new OAuthFlowError(
+      "forbidden",
+      "This authorization was started by someone else, or in another organization.",
+    );
+  }
+  const integration = await loadOAuthIntegration(db, ctx, flow.integrationId);
+  if (callback.error || !callback.code) {
+    const error = callback.error ?? "no_code";
+    const detail = callback.errorDescription ? ` (${callback.errorDescription})` : "";
+    throw new OAuthFlowError("denied", `${integration.name} did not grant access: ${error}${detail}.`);
+  }
   const owner = ownerFor(integration, ctx, flow.personal);
   const provider = new ConnectOAuthProvider({
     redirectUrl: flow.redirectUrl,

@@ -14,8 +14,15 @@ import { OAuthTokenSource, type RefreshGrant } from "./token-source";
 /** A fetch to the authorization server: guarded like the MCP server's, and never waiting past the timeout. */
 export function authorizationServerFetch(timeoutMs: number): typeof fetch {
   const guarded = createGuardedFetch(getEnv().MCP_ALLOW_PRIVATE_NETWORKS);
-  return ((input: string | URL | Request, init?: RequestInit) =>
-    guarded(input, { ...init, signal: AbortSignal.timeout(timeoutMs) })) as typeof fetch;
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    const response = await guarded(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    // The SDK reads OAuth error bodies only from the platform's own Response class.
+    return new Response(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  }) as typeof fetch;
 }
 
 /** Whose tokens a caller uses: the organization's, or, for "each user connects", the signed-in user's own. */

@@ -36,6 +36,9 @@ export class MemoryOAuthConnection implements OAuthConnectStore, OAuthTokenVault
   async read() {
     return this.current;
   }
+  accessToken(): string | undefined {
+    return this.current?.accessToken;
+  }
   async refreshLocked(refresh: (current: OAuthTokenSet | undefined) => Promise<RefreshOutcome>) {
     const outcome = await refresh(this.current);
     if (outcome.kind === "refreshed") this.current = outcome.tokens;

@@ -82,7 +82,8 @@ export function storedTokenVault(
     key: `oauth:${owner.integrationId}:${owner.userId ?? "organization"}`,
     async read() {
       const row = await findCredential(db, owner);
-      return row?.status === "connected" ? tokenSetOf(row) : undefined;
+      if (!row) return undefined;
+      return row.status === "connected" ? tokenSetOf(row) : { revoked: row.lastError ?? "it was revoked" };
     },
     async refreshLocked(refresh) {
       const run = async (tx: Database): Promise<RefreshOutcome> => {

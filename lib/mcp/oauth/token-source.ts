@@ -11,7 +11,8 @@ export type RefreshOutcome =
 export interface OAuthTokenVault {
   /** Identifies the tokens across the process: one refresh at a time per key. */
   readonly key: string;
-  read(): Promise<OAuthTokenSet | undefined>;
+  /** The tokens, nothing (never connected), or why they stopped working. */
+  read(): Promise<OAuthTokenSet | { revoked: string } | undefined>;
   /**
    * Reads the tokens again with other refreshers (other processes too, where the store allows) kept out, runs
    * `refresh`, and stores its outcome before letting them in.
@@ -45,6 +46,7 @@ export class OAuthTokenSource {
   async accessToken(): Promise<string> {
     const tokens = await this.vault.read();
     if (!tokens) throw this.errors.notConnected();
+    if ("revoked" in tokens) throw this.errors.reconnect(tokens.revoked);
     if (!isExpiring(tokens)) return tokens.accessToken;
     return this.refresh(tokens.accessToken);
   }

@@ -15,7 +15,7 @@ export default async function IntegrationPage({
   searchParams,
 }: {
   params: Promise<{ id: string }>;
-  searchParams: Promise<{ test?: string }>;
+  searchParams: Promise<{ test?: string; oauth?: string; reason?: string }>;
 }) {
   const ctx = await requirePageContext();
   const { id } = await params;
@@ -27,12 +27,14 @@ export default async function IntegrationPage({
     throw error;
   }
   const entry = integration.catalogKey ? findCatalogEntry(integration.catalogKey) : undefined;
+  const query = await searchParams;
   return (
     <IntegrationDetail
       integration={integration}
       canManage={isAdminRole(ctx.role)}
       catalogCredentials={entry?.credentials ?? []}
-      testOnLoad={(await searchParams).test === "1"}
+      testOnLoad={query.test === "1"}
+      oauthOutcome={query.oauth ? { result: query.oauth, reason: query.reason } : null}
     />
   );
 }

@@ -1,0 +1,32 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { getDb } from "@/db/client";
+import { requireApiContext } from "@/lib/auth/request-context";
+import { toActionError } from "@/lib/errors";
+import { oauthRedirectUrl } from "@/lib/http/app-origin";
+import { disconnectOAuth, startOAuthConnection } from "@/lib/mcp/oauth/connect-integration";
+
+/** Starts connecting: the browser is then sent to the provider's consent page at the returned address. */
+export async function startOAuthAction(
+  id: string,
+  personal: boolean,
+): Promise<{ authorizationUrl?: string; error?: string }> {
+  try {
+    const ctx = await requireApiContext();
+    return await startOAuthConnection(getDb(), ctx, id, { personal, redirectUrl: await oauthRedirectUrl() });
+  } catch (error) {
+    return { error: toActionError(error, { action: "startOAuth" }).error };
+  }
+}
+
+export async function disconnectOAuthAction(id: string, personal: boolean): Promise<{ error?: string }> {
+  try {
+    await disconnectOAuth(getDb(), await requireApiContext(), id, { personal });
+  } catch (error) {
+    return { error: toActionError(error, { action: "disconnectOAuth" }).error };
+  }
+  revalidatePath(`/integrations/${id}`);
+  revalidatePath("/integrations");
+  return {};
+}
