@@ -106,6 +106,39 @@ describe("mcp:connect", () => {
     }
   });
 
+  it("adds an OAuth integration that each user connects, to be connected in the app", async () => {
+    await cli("org:create", "oauthco");
+    const added = await cli(
+      "integration:add",
+      "--org",
+      "oauthco",
+      "--name",
+      "Linear",
+      "--url",
+      "https://mcp.linear.example/mcp",
+      "--oauth",
+      "--each-user",
+      "--scope",
+      "read",
+    );
+    expect(added.code).toBe(0);
+    expect(added.out).toMatch(/It uses OAuth: connect it on its page in the app \(Integrations → Linear\)\./);
+    const mixed = await cli(
+      "integration:add",
+      "--org",
+      "oauthco",
+      "--name",
+      "X",
+      "--url",
+      "https://x.example/mcp",
+      "--oauth",
+      "--token",
+      "t",
+    );
+    expect(mixed.code).toBe(2);
+    expect(mixed.err).toMatch(/--oauth takes the place of --token and --header/);
+  });
+
   it("explains a bad address and a server that cannot be reached", async () => {
     const bad = await cli("mcp:connect", "ftp://example.com");
     expect(bad.code).toBe(2);

@@ -2,10 +2,13 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { mcpIntegrations, mcpOAuthCredentials } from "@/db/schema";
+import { auditEvents, mcpIntegrations, mcpOAuthCredentials } from "@/db/schema";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import { type RequestContext, resolveUserContext, type UserContext } from "@/lib/auth/context";
 import { registerUser } from "@/lib/auth/users";
+import { ensureDefaultAgent } from "@/lib/chat/agents";
+import { createConversation } from "@/lib/chat/conversations";
+import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import {
@@ -361,6 +364,26 @@ describe("each user connects their own account", () => {
     expect(await whoami(owner, id)).toBe("You are alice.");
   });
 
+  it("tells the user in the chat, where the conversation start lists it as unavailable", async () => {
+    const agent = await ensureDefaultAgent(db(), member.orgId);
+    const conversation = await createConversation(db(), member, agent.id);
+    const prepared = await prepareConversation(db(), member, conversation);
+    const entry = prepared.discovery.integrations.find((i) => i.integrationId === id);
+    expect(entry).toMatchObject({
+      status: "failed",
+      errorType: "forbidden:mcp_oauth_not_connected",
+      message: expect.stringMatching(/You have not connected your Personal account yet/),
+    });
+    server.signInAs("mel");
+    await connect(member, id, true);
+    const again = await prepareConversation(db(), member, conversation, { refresh: true });
+    expect(again.discovery.integrations.find((i) => i.integrationId === id)).toMatchObject({
+      status: "connected",
+    });
+    expect(Object.keys(again.active.tools)).toContain("personal_whoami");
+    await disconnectOAuth(db(), member, id, { personal: true });
+  });
+
   it("refuses API keys, which belong to no user, and other organizations", async () => {
     const { apiKey } = await createApiKey(db(), owner, { name: "Robot" });
     const keyCtx: RequestContext = {
@@ -405,6 +428,13 @@ describe("secrets", () => {
         JSON.parse(registration).client_id as string,
       ];
       expect(lines.length).toBeGreaterThan(0);
+      const audit = await db().select().from(auditEvents).where(eq(auditEvents.targetId, id));
+      expect(audit.find((event) => event.action === "integration.oauth_connect")).toMatchObject({
+        actorUserId: owner.userId,
+        after: { "oauth.tokens": "changed" },
+      });
+      secrets.push(decryptSecret(row?.credentialsEncrypted.registeredClient ?? ""));
+      for (const secret of secrets) expect(JSON.stringify(audit)).not.toContain(secret);
       for (const secret of secrets) expect(lines.join("\n")).not.toContain(secret);
       expect(lines.join("\n")).not.toMatch(/\b(at|rt)-[A-Za-z0-9_-]{10,}/);
     } finally {

@@ -16,7 +16,7 @@ function parseHeaders(values: unknown): Record<string, string> {
 export const integrationAdd: CliCommand = {
   name: "integration:add",
   usage:
-    "integration:add --org <slug> --name <name> (--url <url> [--transport http|sse] [--header K=V]... [--token T] | --command <cmd> [--arg A]... | --catalog <key> [--credential K=V]...) [--timeout-ms N]",
+    "integration:add --org <slug> --name <name> (--url <url> [--transport http|sse] [--header K=V]... [--token T] [--oauth [--each-user] [--scope S] [--client-id ID] [--client-secret S]] | --command <cmd> [--arg A]... | --catalog <key> [--credential K=V]...) [--timeout-ms N]",
   description: "Connect an MCP server to an organization.",
   options: {
     org: { type: "string" },
@@ -29,6 +29,11 @@ export const integrationAdd: CliCommand = {
     arg: { type: "string", multiple: true },
     catalog: { type: "string" },
     credential: { type: "string", multiple: true },
+    oauth: { type: "boolean" },
+    "each-user": { type: "boolean" },
+    scope: { type: "string" },
+    "client-id": { type: "string" },
+    "client-secret": { type: "string" },
     "timeout-ms": { type: "string" },
   },
   async run(db, { values }, io) {
@@ -59,19 +64,34 @@ export const integrationAdd: CliCommand = {
       if (transport !== "http" && transport !== "sse") throw new CliUsageError("--transport is http or sse.");
       const headers = parseHeaders(values.header);
       const token = values.token as string | undefined;
+      // OAuth is connected afterwards, in the browser, on the integration's page.
+      const oauth = values.oauth === true;
+      if (oauth && (token || Object.keys(headers).length > 0))
+        throw new CliUsageError("--oauth takes the place of --token and --header.");
       input = {
         source: "custom",
         name: requireOption(values, "name"),
         transport: transport === "sse" ? "sse" : "streamable-http",
         url: values.url as string,
-        authType: token ? "bearer" : Object.keys(headers).length > 0 ? "headers" : "none",
+        authType: oauth ? "oauth" : token ? "bearer" : Object.keys(headers).length > 0 ? "headers" : "none",
         token,
         headers,
+        ...(oauth
+          ? {
+              oauthCredentials: values["each-user"] === true ? "user" : "organization",
+              oauthScope: values.scope as string | undefined,
+              oauthClientId: values["client-id"] as string | undefined,
+              oauthClientSecret: values["client-secret"] as string | undefined,
+            }
+          : {}),
         timeoutMs,
       };
     }
     const integration = await createIntegration(db, ctx, input, { operator: true });
-    io.print(`Added integration ${integration.name} (${integration.slug}, ${integration.id}).`, {
+    const next = integration.oauth
+      ? `\nIt uses OAuth: connect it on its page in the app (Integrations → ${integration.name}).`
+      : "";
+    io.print(`Added integration ${integration.name} (${integration.slug}, ${integration.id}).${next}`, {
       id: integration.id,
       name: integration.name,
       slug: integration.slug,
