@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { memberships, type Role, users } from "@/db/schema";
+import { mcpOAuthCredentials, memberships, type Role, users } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { emailSchema } from "@/lib/auth/schemas";
@@ -139,6 +139,12 @@ export async function removeMember(db: Database, ctx: RequestContext, input: { u
       .update(users)
       .set({ activeOrganizationId: sql`null` })
       .where(and(eq(users.id, input.userId), eq(users.activeOrganizationId, ctx.orgId)));
+    // Their own accounts connected to the organization's integrations leave with them.
+    await tx
+      .delete(mcpOAuthCredentials)
+      .where(
+        and(eq(mcpOAuthCredentials.organizationId, ctx.orgId), eq(mcpOAuthCredentials.userId, input.userId)),
+      );
     return membership.role;
   });
   await recordAudit(db, ctx, {

@@ -28,7 +28,7 @@ import { isRevocation, refreshGrant } from "@/lib/mcp/oauth/refresh-grant";
 import { storedTokenVault } from "@/lib/mcp/oauth/stored-credentials";
 import { OAuthTokenSource } from "@/lib/mcp/oauth/token-source";
 import { findIntegrationForOrg } from "@/lib/mcp/repository";
-import { addMember } from "@/lib/orgs/members";
+import { addMember, removeMember } from "@/lib/orgs/members";
 import { type OAuthMcpServer, startOAuthMcpServer } from "../fixtures/mcp/oauth-server";
 import { appErrorOf } from "./app-error";
 import { registerOwners } from "./org-users";
@@ -399,6 +399,17 @@ describe("each user connects their own account", () => {
       (await appErrorOf(startOAuthConnection(db(), outsider, id, { personal: true, redirectUrl: REDIRECT })))
         .status,
     ).toBe(404);
+  });
+});
+
+describe("a member who leaves", () => {
+  it("takes their own connected accounts along", async () => {
+    const id = await oauthIntegration("Leaving", "user");
+    server.signInAs("mel");
+    await connect(member, id, true);
+    expect(await storedCredential(id)).toMatchObject({ userId: member.userId });
+    await removeMember(db(), owner, { userId: member.userId });
+    expect(await storedCredential(id)).toBeUndefined();
   });
 });
 

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { HealthStrip } from "@/components/health/health-strip";
 import { OAuthStatusBadge } from "@/components/integrations/oauth-connection";
 import { StatusBadge } from "@/components/integrations/status-badge";
+import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { getDb } from "@/db/client";
@@ -14,8 +15,14 @@ import { listIntegrations } from "@/lib/mcp/integrations-service";
 
 export const metadata: Metadata = { title: "Integrations" };
 
-export default async function IntegrationsPage() {
+export default async function IntegrationsPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ oauth?: string }>;
+}) {
   const ctx = await requirePageContext();
+  // The provider sent the browser back with nothing that leads to a connection in progress.
+  const lostAuthorization = (await searchParams).oauth !== undefined;
   const [integrations, health] = await Promise.all([
     listIntegrations(getDb(), ctx),
     recentHealthByIntegration(getDb(), ctx.orgId),
@@ -37,6 +44,12 @@ export default async function IntegrationsPage() {
           </Link>
         ) : null}
       </div>
+      {lostAuthorization ? (
+        <Alert>
+          The provider sent the browser back without an authorization this app started. Open the integration
+          and connect again.
+        </Alert>
+      ) : null}
       {integrations.length === 0 ? (
         <Card className="text-center">
           <p className="font-medium">No integrations yet</p>

@@ -13,6 +13,7 @@ import { findIntegrationForOrg, type McpIntegration } from "../repository";
 import { mcpUseCases } from "../use-cases";
 import { beginAuthorization, completeAuthorization, probeAuthChallenge } from "./authorization";
 import { ConnectOAuthProvider, type OAuthConnectStore } from "./connect-provider";
+import { oauthFailureReason } from "./failure-reason";
 import { discoveryOf, preRegisteredClientOf, registeredClientOf } from "./integration-client";
 import { authorizationServerFetch } from "./integration-connection";
 import { type CredentialOwner, deleteCredential, saveConnectedTokens } from "./stored-credentials";
@@ -99,14 +100,7 @@ function integrationConnectStore(
 
 function describeFailure(integration: McpIntegration, step: string, error: unknown): AppError {
   if (error instanceof AppError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  const status = /^HTTP (\d{3})\b/.exec(message)?.[1];
-  const reason =
-    error instanceof Error && error.name === "TimeoutError"
-      ? "the server did not answer in time"
-      : status
-        ? `it answered HTTP ${status} where OAuth was expected; check that the server supports OAuth`
-        : message;
+  const reason = oauthFailureReason(error);
   logger.warn("oauthConnectFailed", { integrationId: integration.id, step, message: reason });
   return new McpOAuthFailedError(integration.id, `Could not ${step} ${integration.name}: ${reason}`, error);
 }

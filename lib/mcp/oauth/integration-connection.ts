@@ -6,6 +6,7 @@ import { McpOAuthFailedError, McpOAuthNotConnectedError, McpOAuthReconnectError 
 import type { McpIntegration } from "../repository";
 import type { McpOAuthConnection } from "../types";
 import { withOAuthBearer } from "./bearer-fetch";
+import { oauthFailureReason } from "./failure-reason";
 import { discoveryOf, oauthClientOf } from "./integration-client";
 import { isRevocation, refreshGrant } from "./refresh-grant";
 import { type CredentialOwner, storedTokenVault } from "./stored-credentials";
@@ -71,11 +72,11 @@ export function integrationOAuthConnection(
       return await refreshGrant(discovery, client, fetchFn)(refreshToken, previous);
     } catch (error) {
       if (isRevocation(error)) throw error;
-      const reason =
-        error instanceof Error && error.name === "TimeoutError"
-          ? "it did not answer in time"
-          : (error as Error).message;
-      throw new McpOAuthFailedError(id, `Could not renew the access token for ${name}: ${reason}`, error);
+      throw new McpOAuthFailedError(
+        id,
+        `Could not renew the access token for ${name}: ${oauthFailureReason(error)}`,
+        error,
+      );
     }
   };
   const tokens = new OAuthTokenSource(storedTokenVault(db, owner, name), grant, {
