@@ -149,6 +149,41 @@ describe("connecting an OAuth integration for the organization", () => {
     expect(JSON.stringify(integrationRow?.credentialsEncrypted)).not.toContain("client_id");
   });
 
+  it("uses a client an admin registered with the provider instead of registering one", async () => {
+    const { clientId, clientSecret } = server.preRegister(REDIRECT);
+    const view = await createIntegration(db(), owner, {
+      source: "custom",
+      name: "Console app",
+      transport: "streamable-http",
+      url: server.url,
+      authType: "oauth",
+      oauthClientId: clientId,
+      oauthClientSecret: clientSecret,
+    });
+    expect(view.oauth).toMatchObject({ clientId, hasClientSecret: true });
+    expect(JSON.stringify(view)).not.toContain(clientSecret);
+    const registrations = server.stats.registrations;
+    const { authorizationUrl } = await startOAuthConnection(db(), owner, view.id, {
+      personal: false,
+      redirectUrl: REDIRECT,
+    });
+    expect(new URL(authorizationUrl).searchParams.get("client_id")).toBe(clientId);
+    await connect(owner, view.id);
+    expect(await whoami(owner, view.id)).toBe("You are alice.");
+    expect(server.stats.registrations).toBe(registrations);
+    const missingId = await appErrorOf(
+      createIntegration(db(), owner, {
+        source: "custom",
+        name: "Half a client",
+        transport: "streamable-http",
+        url: server.url,
+        authType: "oauth",
+        oauthClientSecret: "secret without an id",
+      }),
+    );
+    expect(missingId.message).toBe("Enter the client id that goes with the client secret.");
+  });
+
   it("refuses a member, an expired or reused state, another user's flow and a denied consent, each saying why", async () => {
     const id = await oauthIntegration("Files two");
     expect(
