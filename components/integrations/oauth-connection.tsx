@@ -157,8 +157,8 @@ export function OAuthConnection({
               title={personal ? `Disconnect your ${name} account?` : `Disconnect ${name}?`}
               description={
                 personal
-                  ? "Your calls to its tools stop working until you connect again. Other users are not affected."
-                  : "Its tools stop working for everyone until an admin connects it again. The stored tokens are deleted."
+                  ? "The provider is asked to revoke access, and your calls to its tools stop working until you connect again. Other users are not affected."
+                  : "The provider is asked to revoke access and the stored tokens are deleted: its tools stop working for everyone until an admin connects it again."
               }
               confirmLabel="Disconnect"
               disabled={pending || redirecting}

@@ -306,7 +306,9 @@ describe("token lifetime", () => {
   it("forgets the tokens on disconnect, and when the server or client changes", async () => {
     const id = await oauthIntegration("Forget");
     await connect(owner, id);
-    await disconnectOAuth(db(), owner, id, { personal: false });
+    const revocations = server.stats.revocations;
+    expect(await disconnectOAuth(db(), owner, id, { personal: false })).toEqual({ revoked: true });
+    expect(server.stats.revocations).toBe(revocations + 2); // the refresh token and the access token
     expect(await storedCredential(id)).toBeUndefined();
     expect(await whoami(owner, id)).toMatch(/not connected yet/);
     await connect(owner, id);

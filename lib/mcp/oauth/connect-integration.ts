@@ -14,9 +14,15 @@ import { mcpUseCases } from "../use-cases";
 import { beginAuthorization, completeAuthorization, probeAuthChallenge } from "./authorization";
 import { ConnectOAuthProvider, type OAuthConnectStore } from "./connect-provider";
 import { oauthFailureReason } from "./failure-reason";
-import { discoveryOf, preRegisteredClientOf, registeredClientOf } from "./integration-client";
+import { discoveryOf, oauthClientOf, preRegisteredClientOf, registeredClientOf } from "./integration-client";
 import { authorizationServerFetch } from "./integration-connection";
-import { type CredentialOwner, deleteCredential, saveConnectedTokens } from "./stored-credentials";
+import { revokeGrant } from "./revoke-grant";
+import {
+  type CredentialOwner,
+  deleteCredential,
+  findCredential,
+  saveConnectedTokens,
+} from "./stored-credentials";
 import { tokenSetFrom } from "./token-set";
 
 // Long enough for a consent page and a login, short enough that a stolen link soon stops working.
@@ -248,18 +254,23 @@ export async function finishOAuthConnection(
   return { integrationId: integration.id };
 }
 
-/** Forgets the organization's tokens (admins) or the caller's own; the provider's grant is left to expire. */
+/**
+ * Disconnects the organization's connection (admins) or the caller's own: asks the provider to revoke the grant
+ * where it offers revocation (best effort: a provider that fails does not keep the tokens here), then deletes the
+ * tokens.
+ */
 export async function disconnectOAuth(
   db: Database,
   ctx: RequestContext,
   integrationId: string,
   options: { personal: boolean },
-): Promise<void> {
+): Promise<{ revoked: boolean }> {
   const integration = await loadOAuthIntegration(db, ctx, integrationId);
   const owner = ownerFor(integration, ctx, options.personal);
+  const revoked = await revokeStoredGrant(db, integration, owner);
   const removed = await deleteCredential(db, owner);
   await getMcpClient().pool.closeIntegration(integration.id);
-  if (!removed) return;
+  if (!removed) return { revoked };
   await recordAudit(db, ctx, {
     action: options.personal ? "integration.oauth_disconnect_own" : "integration.oauth_disconnect",
     targetType: "integration",
@@ -267,4 +278,29 @@ export async function disconnectOAuth(
     targetName: integration.name,
     changedSecrets: ["oauth.tokens"],
   });
+  return { revoked };
+}
+
+async function revokeStoredGrant(db: Database, integration: McpIntegration, owner: CredentialOwner) {
+  const stored = await findCredential(db, owner);
+  const discovery = discoveryOf(integration);
+  const client = oauthClientOf(integration);
+  if (!stored || !discovery || !client) return false;
+  try {
+    return await revokeGrant(
+      discovery,
+      client,
+      {
+        accessToken: decryptSecret(stored.accessTokenEncrypted),
+        refreshToken: stored.refreshTokenEncrypted ? decryptSecret(stored.refreshTokenEncrypted) : undefined,
+      },
+      authorizationServerFetch(integration.timeoutMs),
+    );
+  } catch (error) {
+    logger.warn("oauthRevocationFailed", {
+      integrationId: integration.id,
+      message: oauthFailureReason(error),
+    });
+    return false;
+  }
 }
