@@ -323,8 +323,9 @@ describe("token lifetime", () => {
   });
 });
 
-describe.runIf(process.env.DATABASE_URL)("two app instances refreshing the same token", () => {
-  it("take turns on the row lock: the second uses the first's new token, never the rotated refresh token", async () => {
+describe("two token sources refreshing the same token, as two app processes would", () => {
+  // On PostgreSQL they take turns on the row lock; on the embedded database (one process) on a process lock.
+  it("take turns: the second uses the first's new token, never the rotated refresh token", async () => {
     const id = await oauthIntegration("Instances");
     await connect(owner, id);
     const integration = await findIntegrationForOrg(db(), owner.orgId, id);

@@ -2,6 +2,7 @@ import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { type Database, isEmbeddedDatabase } from "@/db/client";
 import { mcpIntegrations, mcpOAuthCredentials } from "@/db/schema";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
+import { withLocalLock } from "./local-lock";
 import type { OAuthTokenSet } from "./token-set";
 import type { OAuthTokenVault, RefreshOutcome } from "./token-source";
 
@@ -71,7 +72,8 @@ export async function deleteCredential(db: Database, owner: CredentialOwner): Pr
 
 /**
  * The owner's tokens in the database, encrypted. A refresh locks the row (`for update`) on PostgreSQL, so
- * instances of the app refresh one at a time and each sees the rotated refresh token the previous one stored.
+ * instances of the app refresh one at a time and each sees the rotated refresh token the previous one stored;
+ * on the embedded database, which one process serves, a lock of the process does the same.
  */
 export function storedTokenVault(
   db: Database,
@@ -116,7 +118,10 @@ export function storedTokenVault(
         }
         return outcome;
       };
-      return isEmbeddedDatabase(db) ? run(db) : db.transaction((tx) => run(tx as unknown as Database));
+      // The embedded database serves one process, where a lock of the process does what the row lock does.
+      return isEmbeddedDatabase(db)
+        ? withLocalLock(`oauth-row:${owner.integrationId}:${owner.userId ?? ""}`, () => run(db))
+        : db.transaction((tx) => run(tx as unknown as Database));
     },
   };
 }
