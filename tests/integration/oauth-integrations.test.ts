@@ -18,11 +18,8 @@ import {
   testIntegration,
   updateIntegration,
 } from "@/lib/mcp/integrations-service";
-import {
-  disconnectOAuth,
-  finishOAuthConnection,
-  startOAuthConnection,
-} from "@/lib/mcp/oauth/connect-integration";
+import { finishOAuthConnection, startOAuthConnection } from "@/lib/mcp/oauth/connect-integration";
+import { disconnectOAuth } from "@/lib/mcp/oauth/disconnect-integration";
 import { discoveryOf, oauthClientOf } from "@/lib/mcp/oauth/integration-client";
 import { isRevocation, refreshGrant } from "@/lib/mcp/oauth/refresh-grant";
 import { storedTokenVault } from "@/lib/mcp/oauth/stored-credentials";

@@ -5,7 +5,8 @@ import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { toActionError } from "@/lib/errors";
 import { oauthRedirectUrl } from "@/lib/http/app-origin";
-import { disconnectOAuth, startOAuthConnection } from "@/lib/mcp/oauth/connect-integration";
+import { startOAuthConnection } from "@/lib/mcp/oauth/connect-integration";
+import { disconnectOAuth } from "@/lib/mcp/oauth/disconnect-integration";
 
 /** Starts connecting: the browser is then sent to the provider's consent page at the returned address. */
 export async function startOAuthAction(

@@ -1,108 +1,26 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, lt } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { mcpIntegrations, mcpOAuthFlows } from "@/db/schema";
+import { mcpOAuthFlows } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
-import { type RequestContext, requireAdmin, requireUser } from "@/lib/auth/context";
+import { type RequestContext, requireUser } from "@/lib/auth/context";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
-import { AppError, NotFoundError, ValidationError } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { getMcpClient } from "../client/shared-client";
 import { McpOAuthFailedError } from "../errors";
-import { findIntegrationForOrg, type McpIntegration } from "../repository";
+import type { McpIntegration } from "../repository";
 import { mcpUseCases } from "../use-cases";
 import { beginAuthorization, completeAuthorization, probeAuthChallenge } from "./authorization";
-import { ConnectOAuthProvider, type OAuthConnectStore } from "./connect-provider";
+import { ConnectOAuthProvider } from "./connect-provider";
 import { oauthFailureReason } from "./failure-reason";
-import { discoveryOf, oauthClientOf, preRegisteredClientOf, registeredClientOf } from "./integration-client";
+import { preRegisteredClientOf } from "./integration-client";
+import { integrationConnectStore } from "./integration-connect-store";
 import { authorizationServerFetch } from "./integration-connection";
-import { revokeGrant } from "./revoke-grant";
-import {
-  type CredentialOwner,
-  deleteCredential,
-  findCredential,
-  saveConnectedTokens,
-} from "./stored-credentials";
-import { tokenSetFrom } from "./token-set";
+import { loadOAuthIntegration, ownerFor } from "./oauth-access";
 
 // Long enough for a consent page and a login, short enough that a stolen link soon stops working.
 const FLOW_TTL_MS = 15 * 60_000;
-
-async function loadOAuthIntegration(db: Database, ctx: RequestContext, id: string): Promise<McpIntegration> {
-  const integration = await findIntegrationForOrg(db, ctx.orgId, id);
-  if (!integration) throw new NotFoundError("That integration");
-  if (integration.authType !== "oauth" || !integration.url)
-    throw new ValidationError(`${integration.name} does not use OAuth.`);
-  return integration;
-}
-
-/** Who the connection is for, and whether this caller may make it. */
-function ownerFor(integration: McpIntegration, ctx: RequestContext, personal: boolean): CredentialOwner {
-  const user = requireUser(ctx);
-  const perUser = integration.oauth?.credentials === "user";
-  if (personal !== perUser) {
-    throw new ValidationError(
-      perUser
-        ? `${integration.name} connects each user's own account; connect yours on its page.`
-        : `${integration.name} is connected once for the organization, by an admin.`,
-    );
-  }
-  if (!personal) requireAdmin(ctx);
-  return {
-    organizationId: integration.organizationId,
-    integrationId: integration.id,
-    userId: personal ? user.userId : null,
-  };
-}
-
-/** Keeps what the SDK learns on the integration (registration, discovery) and the tokens on the owner's row. */
-function integrationConnectStore(
-  db: Database,
-  integration: McpIntegration,
-  owner: CredentialOwner,
-  connectedBy: string,
-): OAuthConnectStore {
-  const row = and(
-    eq(mcpIntegrations.id, integration.id),
-    eq(mcpIntegrations.organizationId, integration.organizationId),
-  );
-  const reload = async () =>
-    (await findIntegrationForOrg(db, integration.organizationId, integration.id)) ?? integration;
-  return {
-    client: async () => registeredClientOf(await reload()),
-    async saveClient(client) {
-      const sealed = encryptSecret(JSON.stringify(client));
-      await db
-        .update(mcpIntegrations)
-        .set({
-          credentialsEncrypted: sql`${mcpIntegrations.credentialsEncrypted} || jsonb_build_object('registeredClient', ${sealed}::text)`,
-        })
-        .where(row);
-    },
-    async forgetClient() {
-      await db
-        .update(mcpIntegrations)
-        .set({ credentialsEncrypted: sql`${mcpIntegrations.credentialsEncrypted} - 'registeredClient'` })
-        .where(row);
-    },
-    discovery: async () => discoveryOf(await reload()),
-    async saveDiscovery(state) {
-      await db
-        .update(mcpIntegrations)
-        .set({
-          oauth: sql`jsonb_set(coalesce(${mcpIntegrations.oauth}, '{}'::jsonb), '{discovery}', ${JSON.stringify(state)}::jsonb)`,
-        })
-        .where(row);
-    },
-    async forgetDiscovery() {
-      await db
-        .update(mcpIntegrations)
-        .set({ oauth: sql`${mcpIntegrations.oauth} - 'discovery'` })
-        .where(row);
-    },
-    saveTokens: (tokens) => saveConnectedTokens(db, owner, tokenSetFrom(tokens), connectedBy),
-  };
-}
 
 function describeFailure(integration: McpIntegration, step: string, error: unknown): AppError {
   if (error instanceof AppError) return error;
@@ -252,55 +170,4 @@ export async function finishOAuthConnection(
     .discover.execute(ctx, { integrationId: integration.id })
     .catch(() => {});
   return { integrationId: integration.id };
-}
-
-/**
- * Disconnects the organization's connection (admins) or the caller's own: asks the provider to revoke the grant
- * where it offers revocation (best effort: a provider that fails does not keep the tokens here), then deletes the
- * tokens.
- */
-export async function disconnectOAuth(
-  db: Database,
-  ctx: RequestContext,
-  integrationId: string,
-  options: { personal: boolean },
-): Promise<{ revoked: boolean }> {
-  const integration = await loadOAuthIntegration(db, ctx, integrationId);
-  const owner = ownerFor(integration, ctx, options.personal);
-  const revoked = await revokeStoredGrant(db, integration, owner);
-  const removed = await deleteCredential(db, owner);
-  await getMcpClient().pool.closeIntegration(integration.id);
-  if (!removed) return { revoked };
-  await recordAudit(db, ctx, {
-    action: options.personal ? "integration.oauth_disconnect_own" : "integration.oauth_disconnect",
-    targetType: "integration",
-    targetId: integration.id,
-    targetName: integration.name,
-    changedSecrets: ["oauth.tokens"],
-  });
-  return { revoked };
-}
-
-async function revokeStoredGrant(db: Database, integration: McpIntegration, owner: CredentialOwner) {
-  const stored = await findCredential(db, owner);
-  const discovery = discoveryOf(integration);
-  const client = oauthClientOf(integration);
-  if (!stored || !discovery || !client) return false;
-  try {
-    return await revokeGrant(
-      discovery,
-      client,
-      {
-        accessToken: decryptSecret(stored.accessTokenEncrypted),
-        refreshToken: stored.refreshTokenEncrypted ? decryptSecret(stored.refreshTokenEncrypted) : undefined,
-      },
-      authorizationServerFetch(integration.timeoutMs),
-    );
-  } catch (error) {
-    logger.warn("oauthRevocationFailed", {
-      integrationId: integration.id,
-      message: oauthFailureReason(error),
-    });
-    return false;
-  }
 }

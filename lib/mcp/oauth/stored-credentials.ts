@@ -23,7 +23,8 @@ export function ownerFilter(owner: CredentialOwner): SQL | undefined {
   );
 }
 
-function tokenSetOf(row: StoredCredential): OAuthTokenSet {
+/** A stored credential's tokens, decrypted. */
+export function storedTokenSet(row: StoredCredential): OAuthTokenSet {
   return {
     accessToken: decryptSecret(row.accessTokenEncrypted),
     refreshToken: row.refreshTokenEncrypted ? decryptSecret(row.refreshTokenEncrypted) : undefined,
@@ -85,13 +86,15 @@ export function storedTokenVault(
     async read() {
       const row = await findCredential(db, owner);
       if (!row) return undefined;
-      return row.status === "connected" ? tokenSetOf(row) : { revoked: row.lastError ?? "it was revoked" };
+      return row.status === "connected"
+        ? storedTokenSet(row)
+        : { revoked: row.lastError ?? "it was revoked" };
     },
     async refreshLocked(refresh) {
       const run = async (tx: Database): Promise<RefreshOutcome> => {
         const query = tx.select().from(mcpOAuthCredentials).where(ownerFilter(owner));
         const [row] = isEmbeddedDatabase(db) ? await query : await query.for("update");
-        const outcome = await refresh(row?.status === "connected" ? tokenSetOf(row) : undefined);
+        const outcome = await refresh(row?.status === "connected" ? storedTokenSet(row) : undefined);
         if (!row) return outcome;
         if (outcome.kind === "refreshed") {
           await tx
