@@ -1,13 +1,10 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { PGlite } from "@electric-sql/pglite";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { drizzle } from "drizzle-orm/pglite";
-import type { Database, DatabaseHandle } from "@/db/client";
-import { migrateDatabase } from "@/db/migrate";
 import * as schema from "@/db/schema";
 import { startEverything } from "../../tests/fixtures/mcp/start-fixture";
+import { openBenchDatabase } from "../embedded-database";
 import { percentile, printTable, result, sample } from "../stats";
 
 /**
@@ -21,14 +18,7 @@ process.env.API_RATE_LIMIT_PER_MINUTE = "0";
 const CALLS = Number(process.env.BENCH_CALLS ?? 300);
 const LISTS = Number(process.env.BENCH_LISTS ?? 50);
 
-const pglite = new PGlite();
-const handle: DatabaseHandle = {
-  db: drizzle({ client: pglite, schema }) as unknown as Database,
-  kind: "pglite",
-  close: () => pglite.close(),
-};
-await migrateDatabase(handle);
-(globalThis as { switchboardDb?: DatabaseHandle }).switchboardDb = handle;
+const handle = await openBenchDatabase();
 
 // Loaded after the environment above is set, since the app reads it once.
 const { POST } = await import("@/app/api/mcp/route");

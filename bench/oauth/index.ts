@@ -1,9 +1,6 @@
-import { PGlite } from "@electric-sql/pglite";
-import { drizzle } from "drizzle-orm/pglite";
-import type { Database, DatabaseHandle } from "@/db/client";
-import { migrateDatabase } from "@/db/migrate";
 import * as schema from "@/db/schema";
 import { startOAuthMcpServer } from "../../tests/fixtures/mcp/oauth-server";
+import { openBenchDatabase } from "../embedded-database";
 import { percentile, printTable, result, sample } from "../stats";
 
 /**
@@ -16,14 +13,7 @@ process.env.MCP_ALLOW_PRIVATE_NETWORKS = "true";
 process.env.LOG_LEVEL = "silent";
 const CALLS = Number(process.env.BENCH_CALLS ?? 300);
 
-const pglite = new PGlite();
-const handle: DatabaseHandle = {
-  db: drizzle({ client: pglite, schema }) as unknown as Database,
-  kind: "pglite",
-  close: () => pglite.close(),
-};
-await migrateDatabase(handle);
-(globalThis as { switchboardDb?: DatabaseHandle }).switchboardDb = handle;
+const handle = await openBenchDatabase();
 
 // Loaded after the environment above is set, since the app reads it once.
 const { registerUser } = await import("@/lib/auth/users");

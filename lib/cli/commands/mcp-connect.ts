@@ -89,7 +89,7 @@ export const mcpConnect: StandaloneCliCommand = {
   },
   async run({ values, positionals }, io) {
     const url = parseUrl(positionals[0]);
-    const connection = new MemoryOAuthConnection(`cli:${url}`);
+    const connection = new MemoryOAuthConnection();
     const options = {
       scope: typeof values.scope === "string" ? values.scope : undefined,
       client: preRegisteredClient(values),

@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { mcpOAuthFlows } from "@/db/schema";
-import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireUser } from "@/lib/auth/context";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
 import { AppError } from "@/lib/errors";
@@ -17,7 +16,7 @@ import { oauthFailureReason } from "./failure-reason";
 import { preRegisteredClientOf } from "./integration-client";
 import { integrationConnectStore } from "./integration-connect-store";
 import { authorizationServerFetch } from "./integration-connection";
-import { loadOAuthIntegration, ownerFor } from "./oauth-access";
+import { auditOAuthChange, loadOAuthIntegration, ownerFor } from "./oauth-access";
 
 // Long enough for a consent page and a login, short enough that a stolen link soon stops working.
 const FLOW_TTL_MS = 15 * 60_000;
@@ -158,13 +157,7 @@ export async function finishOAuthConnection(
     throw describeFailure(integration, "finish the authorization with", error);
   }
   await getMcpClient().pool.closeIntegration(integration.id);
-  await recordAudit(db, ctx, {
-    action: flow.personal ? "integration.oauth_connect_own" : "integration.oauth_connect",
-    targetType: "integration",
-    targetId: integration.id,
-    targetName: integration.name,
-    changedSecrets: ["oauth.tokens"],
-  });
+  await auditOAuthChange(db, ctx, integration, "connect", flow.personal);
   // The tools come from the server itself; a failure here shows on the integration as usual.
   await mcpUseCases(db)
     .discover.execute(ctx, { integrationId: integration.id })

@@ -1,5 +1,4 @@
 import type { Database } from "@/db/client";
-import { recordAudit } from "@/lib/audit/record-audit";
 import type { RequestContext } from "@/lib/auth/context";
 import { logger } from "@/lib/logger";
 import { getMcpClient } from "../client/shared-client";
@@ -7,7 +6,7 @@ import type { McpIntegration } from "../repository";
 import { oauthFailureReason } from "./failure-reason";
 import { discoveryOf, oauthClientOf } from "./integration-client";
 import { authorizationServerFetch } from "./integration-connection";
-import { loadOAuthIntegration, ownerFor } from "./oauth-access";
+import { auditOAuthChange, loadOAuthIntegration, ownerFor } from "./oauth-access";
 import { revokeGrant } from "./revoke-grant";
 import { type CredentialOwner, deleteCredential, findCredential, storedTokenSet } from "./stored-credentials";
 
@@ -28,13 +27,7 @@ export async function disconnectOAuth(
   const removed = await deleteCredential(db, owner);
   await getMcpClient().pool.closeIntegration(integration.id);
   if (!removed) return { revoked };
-  await recordAudit(db, ctx, {
-    action: options.personal ? "integration.oauth_disconnect_own" : "integration.oauth_disconnect",
-    targetType: "integration",
-    targetId: integration.id,
-    targetName: integration.name,
-    changedSecrets: ["oauth.tokens"],
-  });
+  await auditOAuthChange(db, ctx, integration, "disconnect", options.personal);
   return { revoked };
 }
 

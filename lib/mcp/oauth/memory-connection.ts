@@ -2,15 +2,12 @@ import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { OAuthConnectStore } from "./connect-provider";
 import { type OAuthTokenSet, tokenSetFrom } from "./token-set";
-import type { OAuthTokenVault, RefreshOutcome } from "./token-source";
 
 /** One connection's OAuth state held in memory, for a process that connects once and exits (the CLI). */
-export class MemoryOAuthConnection implements OAuthConnectStore, OAuthTokenVault {
+export class MemoryOAuthConnection implements OAuthConnectStore {
   private registered: OAuthClientInformationMixed | undefined;
   private discovered: OAuthDiscoveryState | undefined;
   private current: OAuthTokenSet | undefined;
-
-  constructor(readonly key: string) {}
 
   async client() {
     return this.registered;
@@ -33,16 +30,7 @@ export class MemoryOAuthConnection implements OAuthConnectStore, OAuthTokenVault
   async saveTokens(tokens: OAuthTokens) {
     this.current = tokenSetFrom(tokens);
   }
-  async read() {
-    return this.current;
-  }
   accessToken(): string | undefined {
     return this.current?.accessToken;
-  }
-  async refreshLocked(refresh: (current: OAuthTokenSet | undefined) => Promise<RefreshOutcome>) {
-    const outcome = await refresh(this.current);
-    if (outcome.kind === "refreshed") this.current = outcome.tokens;
-    if (outcome.kind === "revoked") this.current = undefined;
-    return outcome;
   }
 }

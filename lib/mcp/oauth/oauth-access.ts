@@ -1,4 +1,5 @@
 import type { Database } from "@/db/client";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin, requireUser } from "@/lib/auth/context";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { findIntegrationForOrg, type McpIntegration } from "../repository";
@@ -38,4 +39,21 @@ export function ownerFor(
     integrationId: integration.id,
     userId: personal ? user.userId : null,
   };
+}
+
+/** Records a change of an integration's tokens: which one, by whom; the tokens only as "changed". */
+export function auditOAuthChange(
+  db: Database,
+  ctx: RequestContext,
+  integration: McpIntegration,
+  change: "connect" | "disconnect",
+  personal: boolean,
+): Promise<void> {
+  return recordAudit(db, ctx, {
+    action: `integration.oauth_${change}${personal ? "_own" : ""}`,
+    targetType: "integration",
+    targetId: integration.id,
+    targetName: integration.name,
+    changedSecrets: ["oauth.tokens"],
+  });
 }

@@ -13,9 +13,9 @@ export interface CredentialOwner {
   userId: string | null;
 }
 
-export type StoredCredential = typeof mcpOAuthCredentials.$inferSelect;
+type StoredCredential = typeof mcpOAuthCredentials.$inferSelect;
 
-export function ownerFilter(owner: CredentialOwner): SQL | undefined {
+function ownerFilter(owner: CredentialOwner): SQL | undefined {
   return and(
     eq(mcpOAuthCredentials.organizationId, owner.organizationId),
     eq(mcpOAuthCredentials.integrationId, owner.integrationId),

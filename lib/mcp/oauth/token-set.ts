@@ -10,7 +10,7 @@ export interface OAuthTokenSet {
 }
 
 // Refreshing a minute early keeps a call from starting with a token that expires on the way.
-export const EXPIRY_LEEWAY_MS = 60_000;
+const EXPIRY_LEEWAY_MS = 60_000;
 
 export function isExpiring(tokens: OAuthTokenSet, now = Date.now()): boolean {
   return tokens.expiresAt !== undefined && tokens.expiresAt - now <= EXPIRY_LEEWAY_MS;

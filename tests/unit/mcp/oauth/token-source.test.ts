@@ -1,19 +1,33 @@
 import { describe, expect, it } from "vitest";
 import { withOAuthBearer } from "@/lib/mcp/oauth/bearer-fetch";
-import { MemoryOAuthConnection } from "@/lib/mcp/oauth/memory-connection";
-import { OAuthTokenSource, type RefreshGrant } from "@/lib/mcp/oauth/token-source";
+import type { OAuthTokenSet } from "@/lib/mcp/oauth/token-set";
+import {
+  OAuthTokenSource,
+  type OAuthTokenVault,
+  type RefreshGrant,
+  type RefreshOutcome,
+} from "@/lib/mcp/oauth/token-source";
 
 class Revoked extends Error {}
 
-/** A connection holding tokens, and a grant that counts its calls and can be made to refuse. */
-function setup(initial: { accessToken: string; refreshToken?: string; expiresAt?: number }, delayMs = 0) {
-  const connection = new MemoryOAuthConnection(`test-${Math.random()}`);
-  void connection.saveTokens({
-    access_token: initial.accessToken,
-    token_type: "Bearer",
-    refresh_token: initial.refreshToken,
-    expires_in: initial.expiresAt === undefined ? undefined : (initial.expiresAt - Date.now()) / 1000,
-  });
+/** Tokens held in memory, as a vault; a refresh outcome is kept the way the database vault keeps it. */
+class MemoryVault implements OAuthTokenVault {
+  readonly key = `test-${Math.random()}`;
+  constructor(private current: OAuthTokenSet | undefined) {}
+  async read() {
+    return this.current;
+  }
+  async refreshLocked(refresh: (current: OAuthTokenSet | undefined) => Promise<RefreshOutcome>) {
+    const outcome = await refresh(this.current);
+    if (outcome.kind === "refreshed") this.current = outcome.tokens;
+    if (outcome.kind === "revoked") this.current = undefined;
+    return outcome;
+  }
+}
+
+/** A vault holding tokens, and a grant that counts its calls and can be made to refuse. */
+function setup(initial: OAuthTokenSet, delayMs = 0) {
+  const connection = new MemoryVault(initial);
   const used: string[] = [];
   let refuse = false;
   const grant: RefreshGrant = async (refreshToken) => {
