@@ -5,6 +5,7 @@ import {
   doublePrecision,
   index,
   integer,
+  json,
   jsonb,
   pgEnum,
   pgTable,
@@ -102,8 +103,11 @@ export const mcpIntegrations = pgTable(
     lastError: text("last_error"),
     lastCheckedAt: timestamp("last_checked_at", { withTimezone: true }),
     lastLatencyMs: integer("last_latency_ms"),
-    /** The latest discovery (tools, resources, prompts), so listings never wait on a live server. */
-    discovered: jsonb("discovered").$type<DiscoveredSnapshot>(),
+    /**
+     * The latest discovery (tools, resources, prompts), so listings never wait on a live server. `json`, not `jsonb`:
+     * it keeps the key order of the input schemas as the server sent them.
+     */
+    discovered: json("discovered").$type<DiscoveredSnapshot>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -266,6 +270,8 @@ export const agents = pgTable(
     model: text("model"),
     /** Null: every enabled integration of the organization (the default agent). */
     mcpIntegrationIds: jsonb("mcp_integration_ids").$type<string[] | null>(),
+    /** Null: every capability of the organization, including ones added later. */
+    capabilityIds: jsonb("capability_ids").$type<string[] | null>(),
     builtinTools: jsonb("builtin_tools")
       .$type<string[]>()
       .notNull()
@@ -334,8 +340,8 @@ export const capabilities = pgTable(
     namespace: text("namespace").notNull(),
     action: text("action").notNull(),
     description: text("description").notNull().default(""),
-    /** JSON Schema of the arguments; the tool's inputSchema. */
-    parametersSchema: jsonb("parameters_schema")
+    /** JSON Schema of the arguments; the tool's inputSchema. `json`: keeps the properties in the order written. */
+    parametersSchema: json("parameters_schema")
       .$type<Record<string, unknown>>()
       .notNull()
       .default({ type: "object", properties: {} }),
@@ -366,7 +372,9 @@ export const usageRecords = pgTable(
     /** Who: a user or an API key (no foreign keys: the record outlives them). */
     userId: uuid("user_id"),
     apiKeyId: uuid("api_key_id"),
-    surface: text("surface").$type<"chat" | "rest" | "gateway" | "capability">().notNull(),
+    surface: text("surface")
+      .$type<"chat" | "rest" | "gateway" | "capability" | "runner" | "test-run">()
+      .notNull(),
     tool: text("tool").notNull(),
     source: text("source").$type<"builtin" | "integration" | "capability">(),
     integrationId: uuid("integration_id"),
@@ -430,16 +438,30 @@ export const auditEvents = pgTable(
 
 export interface ConversationDiscovery {
   discoveredAt: string;
+  /**
+   * Per integration: answered (late: after the start budget, so from a later turn on), slow but standing in
+   * with its last discovery, slow with nothing known yet, or failed.
+   */
   integrations: (
     | {
         integrationId: string;
         name: string;
-        status: "connected";
+        status: "connected" | "stale";
+        late?: boolean;
+        lastCheckedAt?: string | null;
         toolCount: number;
         resourceCount: number;
         promptCount: number;
       }
-    | { integrationId: string; name: string; status: "failed"; errorType: string; message: string }
+    | { integrationId: string; name: string; status: "pending" }
+    | {
+        integrationId: string;
+        name: string;
+        status: "failed";
+        errorType: string;
+        message: string;
+        late?: boolean;
+      }
   )[];
 }
 

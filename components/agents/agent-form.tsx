@@ -14,20 +14,26 @@ export interface AgentFormValues {
   instructions: string;
   model: string;
   mcpIntegrationIds: string[] | null;
+  capabilityIds: string[] | null;
   builtinTools: string[];
   requireToolApproval: boolean;
 }
 
-/** Creates or edits an agent: instructions, model, which integrations and built-in tools, and approvals. */
+/**
+ * Creates or edits an agent: instructions, model, which integrations, capabilities and built-in tools, and
+ * approvals.
+ */
 export function AgentForm({
   agent,
   integrations,
+  capabilities,
   builtins,
   defaultModel,
   readOnly,
 }: {
   agent: AgentFormValues;
   integrations: { id: string; name: string; enabled: boolean }[];
+  capabilities: { id: string; name: string; description: string }[];
   builtins: { name: string; description: string }[];
   defaultModel: string;
   readOnly: boolean;
@@ -35,6 +41,9 @@ export function AgentForm({
   const [state, action] = useActionState<FormState, FormData>(saveAgentAction.bind(null, agent.id), {});
   const [scope, setScope] = useState<"all" | "selected">(
     agent.mcpIntegrationIds === null ? "all" : "selected",
+  );
+  const [capabilityScope, setCapabilityScope] = useState<"all" | "selected">(
+    agent.capabilityIds === null ? "all" : "selected",
   );
   const fieldError = (name: string) => state.fields?.[name]?.join(" ");
   return (
@@ -116,6 +125,56 @@ export function AgentForm({
           ) : null}
           {fieldError("mcpIntegrationIds") ? (
             <p className="text-xs text-destructive">{fieldError("mcpIntegrationIds")}</p>
+          ) : null}
+        </fieldset>
+        <fieldset className="grid gap-2">
+          <legend className="text-sm font-medium">Capabilities</legend>
+          <label className="flex items-center gap-2 text-sm">
+            <input
+              type="radio"
+              name="capabilityScope"
+              value="all"
+              checked={capabilityScope === "all"}
+              onChange={() => setCapabilityScope("all")}
+            />
+            All capabilities, including ones added later
+          </label>
+          <label className="flex items-center gap-2 text-sm">
+            <input
+              type="radio"
+              name="capabilityScope"
+              value="selected"
+              checked={capabilityScope === "selected"}
+              onChange={() => setCapabilityScope("selected")}
+            />
+            Only the capabilities chosen here
+          </label>
+          {capabilityScope === "selected" ? (
+            <div className="ml-6 grid gap-1.5">
+              {capabilities.length === 0 ? (
+                <p className="text-sm text-muted-foreground">The organization has no capabilities yet.</p>
+              ) : null}
+              {capabilities.map((capability) => (
+                <label key={capability.id} className="flex items-start gap-2 text-sm">
+                  <input
+                    type="checkbox"
+                    name="capabilityIds"
+                    value={capability.id}
+                    defaultChecked={agent.capabilityIds?.includes(capability.id)}
+                    className="mt-1"
+                  />
+                  <span>
+                    <code>{capability.name}</code>
+                    {capability.description ? (
+                      <span className="block text-xs text-muted-foreground">{capability.description}</span>
+                    ) : null}
+                  </span>
+                </label>
+              ))}
+            </div>
+          ) : null}
+          {fieldError("capabilityIds") ? (
+            <p className="text-xs text-destructive">{fieldError("capabilityIds")}</p>
           ) : null}
         </fieldset>
         <fieldset className="grid gap-1.5">

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { type Capability, capabilities } from "@/db/schema";
+import { agents, type Capability, capabilities } from "@/db/schema";
 import { auditPick, changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { ConflictError, NotFoundError } from "@/lib/errors";
@@ -119,9 +119,16 @@ const auditFields = (row: Capability) =>
 export async function deleteCapability(db: Database, ctx: RequestContext, id: string): Promise<void> {
   requireAdmin(ctx);
   const current = await getCapability(db, ctx, id);
-  await db
-    .delete(capabilities)
-    .where(and(eq(capabilities.id, current.id), eq(capabilities.organizationId, ctx.orgId)));
+  await db.transaction(async (tx) => {
+    await tx
+      .delete(capabilities)
+      .where(and(eq(capabilities.id, current.id), eq(capabilities.organizationId, ctx.orgId)));
+    // Agents that listed it stop listing it; one left with none keeps none rather than gaining every capability.
+    await tx
+      .update(agents)
+      .set({ capabilityIds: sql`${agents.capabilityIds} - ${current.id}::text` })
+      .where(and(eq(agents.organizationId, ctx.orgId), sql`${agents.capabilityIds} ? ${current.id}::text`));
+  });
   await recordAudit(db, ctx, {
     action: "capability.delete",
     ...auditTarget(current),

@@ -30,6 +30,12 @@ export const agentInputSchema = z.object({
     .max(200, { error: "Choose at most 200 integrations." })
     .nullable()
     .default(null),
+  /** Null: every capability of the organization, including ones added later. */
+  capabilityIds: z
+    .array(z.string(), { error: "Choose the capabilities." })
+    .max(500, { error: "Choose at most 500 capabilities." })
+    .nullable()
+    .default(null),
   builtinTools: z
     .array(
       z.string().refine((name) => builtinNames.includes(name), { error: "That is not a built-in tool." }),

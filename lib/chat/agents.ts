@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { type Agent, agents, mcpIntegrations } from "@/db/schema";
+import { type Agent, agents, capabilities, mcpIntegrations } from "@/db/schema";
 import { auditPick, changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { NotFoundError, ValidationError } from "@/lib/errors";
@@ -10,7 +10,10 @@ import { type AgentInput, agentInputSchema } from "./agent-schemas";
 const DEFAULT_INSTRUCTIONS =
   "You are the organization's assistant. Use the available tools when they help, say which tool you used, and explain tool errors plainly.";
 
-/** The organization's default agent (all enabled integrations, every built-in tool), created on first use. */
+/**
+ * The organization's default agent (all enabled integrations, every capability, every built-in tool), created on
+ * first use.
+ */
 export async function ensureDefaultAgent(db: Database, orgId: string): Promise<Agent> {
   const [existing] = await db
     .select()
@@ -45,23 +48,51 @@ export async function getAgent(db: Database, ctx: RequestContext, id: string): P
   return agent;
 }
 
-/** Parses an agent and checks that every chosen integration is one of the organization's. */
+/**
+ * The chosen ids without repeats, or a message when one is not the organization's (or is no id at all); null
+ * (everything) passes as it is.
+ */
+async function ownIds(
+  ids: string[] | null,
+  message: string,
+  findOwn: (ids: string[]) => Promise<unknown[]>,
+): Promise<{ ids: string[] | null; error?: string }> {
+  if (!ids) return { ids: null };
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return { ids: unique };
+  const known = unique.every(isUuid) ? await findOwn(unique) : [];
+  return known.length === unique.length ? { ids: unique } : { ids: unique, error: message };
+}
+
+/** Parses an agent and checks that every chosen integration and capability is one of the organization's. */
 async function validAgentInput(db: Database, ctx: RequestContext, input: unknown): Promise<AgentInput> {
   const parsed = parseInput(agentInputSchema, input);
-  const ids = parsed.mcpIntegrationIds ? [...new Set(parsed.mcpIntegrationIds)] : null;
-  if (ids && ids.length > 0) {
-    const known = ids.every(isUuid)
-      ? await db
-          .select({ id: mcpIntegrations.id })
-          .from(mcpIntegrations)
-          .where(and(inArray(mcpIntegrations.id, ids), eq(mcpIntegrations.organizationId, ctx.orgId)))
-      : [];
-    if (known.length !== ids.length) {
-      const message = "Choose integrations of this organization.";
-      throw new ValidationError(message, { mcpIntegrationIds: [message] });
-    }
-  }
-  return { ...parsed, mcpIntegrationIds: ids, builtinTools: [...new Set(parsed.builtinTools)] };
+  const [integrations, ownCapabilities] = await Promise.all([
+    ownIds(parsed.mcpIntegrationIds, "Choose integrations of this organization.", (ids) =>
+      db
+        .select({ id: mcpIntegrations.id })
+        .from(mcpIntegrations)
+        .where(and(inArray(mcpIntegrations.id, ids), eq(mcpIntegrations.organizationId, ctx.orgId))),
+    ),
+    ownIds(parsed.capabilityIds, "Choose capabilities of this organization.", (ids) =>
+      db
+        .select({ id: capabilities.id })
+        .from(capabilities)
+        .where(and(inArray(capabilities.id, ids), eq(capabilities.organizationId, ctx.orgId))),
+    ),
+  ]);
+  const fields = {
+    ...(integrations.error ? { mcpIntegrationIds: [integrations.error] } : {}),
+    ...(ownCapabilities.error ? { capabilityIds: [ownCapabilities.error] } : {}),
+  };
+  const first = integrations.error ?? ownCapabilities.error;
+  if (first) throw new ValidationError(first, fields);
+  return {
+    ...parsed,
+    mcpIntegrationIds: integrations.ids,
+    capabilityIds: ownCapabilities.ids,
+    builtinTools: [...new Set(parsed.builtinTools)],
+  };
 }
 
 export async function createAgent(db: Database, ctx: RequestContext, input: unknown): Promise<Agent> {
@@ -87,6 +118,7 @@ const auditFields = (agent: Agent) =>
     "instructions",
     "model",
     "mcpIntegrationIds",
+    "capabilityIds",
     "builtinTools",
     "requireToolApproval",
   ]);

@@ -1,6 +1,9 @@
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditEvents } from "@/db/schema";
 import { resolveUserContext, type UserContext } from "@/lib/auth/context";
 import { registerUser } from "@/lib/auth/users";
+import { createCapability, deleteCapability } from "@/lib/capabilities/store";
 import {
   createAgent,
   deleteAgent,
@@ -24,6 +27,8 @@ let member: UserContext;
 let other: UserContext;
 let integrationId: string;
 let otherIntegrationId: string;
+let capabilityId: string;
+let otherCapabilityId: string;
 
 beforeAll(async () => {
   handle = await createTestDatabase();
@@ -39,6 +44,8 @@ beforeAll(async () => {
   otherIntegrationId = (
     await createIntegration(handle.db, other, { source: "catalog", catalogKey: "memory" })
   ).id;
+  capabilityId = (await createCapability(handle.db, owner, capability("reports", "weekly"))).id;
+  otherCapabilityId = (await createCapability(handle.db, other, capability("reports", "weekly"))).id;
 }, 60_000);
 afterAll(async () => {
   await getMcpClient().pool.closeAll();
@@ -47,11 +54,16 @@ afterAll(async () => {
 
 const failure = appErrorOf;
 
+function capability(namespace: string, action: string) {
+  return { namespace, action, description: `${namespace} ${action}`, code: "return 'done';" };
+}
+
 const valid = {
   name: "Support",
   instructions: "Answer support questions.",
   model: "llama3.1",
   mcpIntegrationIds: [] as string[] | null,
+  capabilityIds: [] as string[] | null,
   builtinTools: ["knowledge_search"],
   requireToolApproval: true,
 };
@@ -98,6 +110,45 @@ describe("agents", () => {
     expect((await ensureDefaultAgent(handle.db, owner.orgId)).mcpIntegrationIds).toBeNull();
   });
 
+  it("keeps the capabilities an agent chose; null (the default) means every capability", async () => {
+    const agent = await createAgent(handle.db, owner, { ...valid, capabilityIds: undefined });
+    expect(agent.capabilityIds).toBeNull();
+    expect((await ensureDefaultAgent(handle.db, owner.orgId)).capabilityIds).toBeNull();
+    const chosen = await updateAgent(handle.db, owner, agent.id, {
+      ...valid,
+      capabilityIds: [capabilityId, capabilityId],
+    });
+    expect(chosen.capabilityIds).toEqual([capabilityId]);
+    expect((await getAgent(handle.db, member, agent.id)).capabilityIds).toEqual([capabilityId]);
+    const [audit] = await handle.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.targetId, agent.id), eq(auditEvents.action, "agent.update")));
+    expect(audit).toMatchObject({
+      before: { capabilityIds: null },
+      after: { capabilityIds: [capabilityId] },
+    });
+    const toolsOf = async () => {
+      const conversation = await createConversation(handle.db, member, agent.id);
+      return Object.keys((await prepareConversation(handle.db, member, conversation)).active.tools);
+    };
+    expect(await toolsOf()).toContain("mcp__reports__weekly");
+    const none = await updateAgent(handle.db, owner, agent.id, { ...valid, capabilityIds: [] });
+    expect(none.capabilityIds).toEqual([]);
+    expect(await toolsOf()).not.toContain("mcp__reports__weekly");
+  });
+
+  it("forgets a capability that is deleted, and an agent left with none keeps none", async () => {
+    const extra = await createCapability(handle.db, owner, capability("reports", "daily"));
+    const both = await createAgent(handle.db, owner, { ...valid, capabilityIds: [capabilityId, extra.id] });
+    const only = await createAgent(handle.db, owner, { ...valid, capabilityIds: [extra.id] });
+    const all = await createAgent(handle.db, owner, { ...valid, capabilityIds: null });
+    await deleteCapability(handle.db, owner, extra.id);
+    expect((await getAgent(handle.db, owner, both.id)).capabilityIds).toEqual([capabilityId]);
+    expect((await getAgent(handle.db, owner, only.id)).capabilityIds).toEqual([]);
+    expect((await getAgent(handle.db, owner, all.id)).capabilityIds).toBeNull();
+  });
+
   it("says what is wrong with each bad field", async () => {
     const fields = async (input: object) =>
       (await failure(createAgent(handle.db, owner, { ...valid, ...input }))).details?.fields;
@@ -112,6 +163,17 @@ describe("agents", () => {
     });
     expect(await fields({ mcpIntegrationIds: ["not-a-uuid"] })).toMatchObject({
       mcpIntegrationIds: ["Choose integrations of this organization."],
+    });
+    expect(await fields({ capabilityIds: ["not-a-uuid"] })).toEqual({
+      capabilityIds: ["Choose capabilities of this organization."],
+    });
+    expect(await fields({ capabilityIds: "all" })).toEqual({ capabilityIds: ["Choose the capabilities."] });
+    // Both lists wrong: the form shows both messages at once.
+    expect(
+      await fields({ mcpIntegrationIds: [otherIntegrationId], capabilityIds: [otherCapabilityId] }),
+    ).toEqual({
+      mcpIntegrationIds: ["Choose integrations of this organization."],
+      capabilityIds: ["Choose capabilities of this organization."],
     });
   });
 
@@ -146,5 +208,16 @@ describe("agents", () => {
     expect(foreign.details?.fields).toEqual({
       mcpIntegrationIds: ["Choose integrations of this organization."],
     });
+    // Likewise another organization's capability.
+    const foreignCapability = await failure(
+      createAgent(handle.db, owner, { ...valid, capabilityIds: [capabilityId, otherCapabilityId] }),
+    );
+    expect(foreignCapability).toMatchObject({
+      status: 400,
+      message: "Choose capabilities of this organization.",
+      details: { fields: { capabilityIds: ["Choose capabilities of this organization."] } },
+    });
+    // And a capability of this organization cannot be deleted from another.
+    expect((await failure(deleteCapability(handle.db, other, capabilityId))).status).toBe(404);
   });
 });

@@ -16,6 +16,8 @@ function agentFromForm(form: FormData) {
     model: String(form.get("model") ?? ""),
     mcpIntegrationIds:
       form.get("integrationScope") === "selected" ? form.getAll("integrationIds").map(String) : null,
+    capabilityIds:
+      form.get("capabilityScope") === "selected" ? form.getAll("capabilityIds").map(String) : null,
     builtinTools: form.getAll("builtinTools").map(String),
     requireToolApproval: form.get("requireToolApproval") === "on",
   };

@@ -8,6 +8,8 @@ import { Card } from "@/components/ui/card";
 import { getDb } from "@/db/client";
 import { isAdminRole } from "@/lib/auth/context";
 import { requirePageContext } from "@/lib/auth/request-context";
+import { capabilityToolName } from "@/lib/capabilities/names";
+import { listCapabilities } from "@/lib/capabilities/store";
 import { listAgents } from "@/lib/chat/agents";
 import { getEnv } from "@/lib/env";
 import { listIntegrationsForOrg } from "@/lib/mcp/repository";
@@ -17,19 +19,21 @@ export const metadata: Metadata = { title: "Agents" };
 export default async function AgentsPage() {
   const ctx = await requirePageContext();
   const db = getDb();
-  const [agents, integrations] = await Promise.all([
+  const [agents, integrations, capabilities] = await Promise.all([
     listAgents(db, ctx),
     listIntegrationsForOrg(db, ctx.orgId),
+    listCapabilities(db, ctx.orgId),
   ]);
   const names = new Map(integrations.map((i) => [i.id, i.name]));
+  const capabilityNames = new Map(capabilities.map((c) => [c.id, capabilityToolName(c.namespace, c.action)]));
   return (
     <div className="grid gap-6">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h1 className="text-2xl font-semibold">Agents</h1>
           <p className="mt-1 text-sm text-muted-foreground">
-            Each agent has its instructions, model, integrations and built-in tools. Everyone in the
-            organization chats with them; owners and admins change them.
+            Each agent has its instructions, model, integrations, capabilities and built-in tools. Everyone in
+            the organization chats with them; owners and admins change them.
           </p>
         </div>
         {isAdminRole(ctx.role) ? (
@@ -63,6 +67,14 @@ export default async function AgentsPage() {
                       ? "no integrations"
                       : agent.mcpIntegrationIds
                           .map((id) => names.get(id) ?? "removed integration")
+                          .join(", ")}{" "}
+                  ·{" "}
+                  {agent.capabilityIds === null
+                    ? "all capabilities"
+                    : agent.capabilityIds.length === 0
+                      ? "no capabilities"
+                      : agent.capabilityIds
+                          .map((id) => capabilityNames.get(id) ?? "removed capability")
                           .join(", ")}{" "}
                   · {agent.builtinTools.length ? agent.builtinTools.join(", ") : "no built-in tools"}
                 </p>
