@@ -82,6 +82,11 @@ export const envSchema = z.object({
   CAPABILITY_MEMORY_MB: wholeNumber("megabytes", 64),
   CAPABILITY_MAX_OUTPUT_BYTES: wholeNumber("bytes", 1_048_576),
   CHAT_TOOL_RESULT_MAX_CHARS: wholeNumber("characters", 20_000),
+  /**
+   * How long a conversation start, or a listing that meets a never-discovered integration, waits for servers
+   * before going on with what has answered.
+   */
+  DISCOVERY_BUDGET_MS: wholeNumber("milliseconds", 3_000),
   /** How often the background health check rediscovers every enabled integration; 0 turns it off. */
   HEALTH_CHECK_INTERVAL_MS: wholeNumber("milliseconds", 300_000),
   API_RATE_LIMIT_PER_MINUTE: optionalString

@@ -56,12 +56,31 @@ export function CapabilityForm({
   const values = { ...capability, ...state.values };
   const [namespace, setNamespace] = useState(values.namespace);
   const [actionName, setActionName] = useState(values.action);
-  const code = useRef(values.code);
+  const form = useRef<HTMLFormElement>(null);
+  // The test run uses the editor as it stands, saved or not: what the form would submit now.
+  const draft = () => {
+    const data = new FormData(form.current ?? undefined);
+    const field = (name: string) => String(data.get(name) ?? "");
+    return {
+      id: capability.id,
+      namespace: field("namespace"),
+      action: field("action"),
+      description: field("description"),
+      parametersSchema: field("parametersSchema"),
+      code: field("code"),
+    };
+  };
   const toolName = `mcp__${namespace || "<namespace>"}__${actionName || "<action>"}`;
   const fieldError = (name: string) => state.fields?.[name]?.join(" ");
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-      <form action={action} className="grid content-start gap-5" noValidate aria-label="Capability">
+      <form
+        ref={form}
+        action={action}
+        className="grid content-start gap-5"
+        noValidate
+        aria-label="Capability"
+      >
         {state.error && !state.fields ? <Alert>{state.error}</Alert> : null}
         <fieldset disabled={readOnly} className="grid gap-5">
           <div className="grid gap-4 sm:grid-cols-2">
@@ -118,13 +137,7 @@ export function CapabilityForm({
             hint="The body of an async function of (args, tools); return a JSON value. It runs in a sandbox with no network or files."
             error={fieldError("code")}
           >
-            <CodeEditor
-              id="cap-code"
-              name="code"
-              defaultValue={values.code}
-              onChange={(next) => (code.current = next)}
-              disabled={readOnly}
-            />
+            <CodeEditor id="cap-code" name="code" defaultValue={values.code} disabled={readOnly} />
           </Field>
         </fieldset>
         {readOnly ? null : (
@@ -135,7 +148,7 @@ export function CapabilityForm({
           </div>
         )}
       </form>
-      {readOnly ? null : <TestRunPanel code={() => code.current} />}
+      {readOnly ? null : <TestRunPanel draft={draft} />}
     </div>
   );
 }

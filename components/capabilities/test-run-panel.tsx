@@ -2,16 +2,26 @@
 
 import { Play } from "lucide-react";
 import { useState, useTransition } from "react";
-import { testRunCapabilityAction } from "@/app/(app)/capabilities/actions";
+import { type CapabilityDraftInput, testRunCapabilityAction } from "@/app/(app)/capabilities/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import type { SandboxResult } from "@/lib/capabilities/sandbox";
 
-/** Runs the code as it stands in the editor, with arguments, and shows the result, logs and duration. */
-export function TestRunPanel({ code }: { code: () => string }) {
+type Outcome = Awaited<ReturnType<typeof testRunCapabilityAction>>;
+
+/** The messages of a refused run that its overall message does not already say (a draft's other bad fields). */
+function moreMessages({ error, fields }: Outcome): string[] {
+  const messages = Object.values(fields ?? {}).flat();
+  return [...new Set(messages)].filter((message) => !error?.includes(message));
+}
+
+/**
+ * Runs the capability as it stands in the editor (its name, schema and code, saved or not), with arguments checked
+ * against that schema first, and shows the result, logs and duration.
+ */
+export function TestRunPanel({ draft }: { draft: () => CapabilityDraftInput }) {
   const [args, setArgs] = useState("{}");
   const [pending, startTransition] = useTransition();
-  const [outcome, setOutcome] = useState<{ run?: SandboxResult; error?: string }>();
+  const [outcome, setOutcome] = useState<Outcome>();
   return (
     <section
       className="grid gap-3 rounded-md border p-4"
@@ -36,12 +46,25 @@ export function TestRunPanel({ code }: { code: () => string }) {
         <Button
           variant="secondary"
           disabled={pending}
-          onClick={() => startTransition(async () => setOutcome(await testRunCapabilityAction(code(), args)))}
+          onClick={() =>
+            startTransition(async () => setOutcome(await testRunCapabilityAction(draft(), args)))
+          }
         >
           <Play className="h-4 w-4" aria-hidden /> {pending ? "Running…" : "Run"}
         </Button>
       </div>
-      {outcome?.error ? <Alert>{outcome.error}</Alert> : null}
+      {outcome?.error ? (
+        <Alert>
+          {outcome.error}
+          {moreMessages(outcome).length ? (
+            <ul className="mt-1 list-disc pl-5">
+              {moreMessages(outcome).map((message) => (
+                <li key={message}>{message}</li>
+              ))}
+            </ul>
+          ) : null}
+        </Alert>
+      ) : null}
       {outcome?.run ? (
         <div className="grid gap-2 text-sm" data-testid="test-run-result">
           <p className="text-xs text-muted-foreground">

@@ -61,6 +61,24 @@ export function toArguments(schema: Record<string, unknown>, values: FormValues)
   return { args, errors };
 }
 
+/**
+ * The server's messages per field (keyed by dotted path, as the catalog's ValidationError has them) on the form's
+ * fields: a nested path's message goes on the top-level field that holds it; the rest is in the overall message.
+ */
+export function formErrorsOf(
+  schema: Record<string, unknown>,
+  fields: Record<string, string[]> | undefined,
+): Record<string, string> {
+  const names = new Set(propertiesOf(schema).map((field) => field.name));
+  const errors: Record<string, string> = {};
+  for (const [path, messages] of Object.entries(fields ?? {})) {
+    const name = names.has(path) ? path : path.split(".")[0];
+    if (name === undefined || !names.has(name)) continue;
+    errors[name] = [errors[name], ...messages].filter(Boolean).join(" ");
+  }
+  return errors;
+}
+
 /** A form generated from a tool's JSON Schema: text, numbers, choices, checkboxes, and JSON for nested values. */
 export function SchemaForm({
   schema,

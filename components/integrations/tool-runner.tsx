@@ -8,8 +8,8 @@ import { Card, CardDescription, CardTitle } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/input";
 import type { DiscoveredSnapshot } from "@/db/schema";
-import type { ToolExecutionResult } from "@/lib/mcp/types";
-import { type FormValues, SchemaForm, toArguments } from "./schema-form";
+import type { ToolRunResult } from "@/lib/mcp/integrations-service";
+import { type FormValues, formErrorsOf, SchemaForm, toArguments } from "./schema-form";
 import { ToolResult } from "./tool-result";
 
 /** Pick a tool, fill the form generated from its input schema, run it, and see what came back. */
@@ -23,7 +23,7 @@ export function ToolRunner({
   const [name, setName] = useState(tools[0]?.name ?? "");
   const [values, setValues] = useState<FormValues>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [result, setResult] = useState<ToolExecutionResult | null>(null);
+  const [result, setResult] = useState<ToolRunResult | null>(null);
   const [running, startRun] = useTransition();
   const tool = tools.find((t) => t.name === name);
   if (tools.length === 0) return null;
@@ -38,10 +38,15 @@ export function ToolRunner({
         onSubmit={(event) => {
           event.preventDefault();
           if (!tool) return;
+          // A quick check in the browser; the server checks the arguments against the schema again, and that counts.
           const { args, errors: bad } = toArguments(tool.inputSchema, values);
           setErrors(bad);
           if (Object.keys(bad).length > 0) return;
-          startRun(async () => setResult(await runToolAction(integrationId, tool.name, args)));
+          startRun(async () => {
+            const outcome = await runToolAction(integrationId, tool.name, args);
+            setErrors(formErrorsOf(tool.inputSchema, outcome.fields));
+            setResult(outcome);
+          });
         }}
       >
         <Field id="tool" label="Tool">

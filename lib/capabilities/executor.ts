@@ -1,8 +1,7 @@
 import type { Database } from "@/db/client";
-import type { Capability } from "@/db/schema";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/logger";
-import type { ToolResult } from "@/lib/tools/types";
+import { errorResult, type ToolResult } from "@/lib/tools/types";
 import { runCapability, type SandboxLimits, type SandboxResult } from "./sandbox";
 import { recordCapabilityCall } from "./store";
 
@@ -41,9 +40,9 @@ export type CallTool = (name: string, args: Record<string, unknown>, depth: numb
  */
 export async function executeCapability(
   db: Database,
-  capability: Capability,
+  capability: { code: string; id?: string },
   args: Record<string, unknown>,
-  options: { depth: number; callTool: CallTool; limits?: SandboxLimits },
+  options: { depth: number; callTool: CallTool; limits?: SandboxLimits; record?: boolean },
 ): Promise<{ result: ToolResult; run: SandboxResult }> {
   const run = await runCapability({
     code: capability.code,
@@ -55,20 +54,13 @@ export async function executeCapability(
       return valueForCode(await options.callTool(name, toolArgs, options.depth + 1));
     },
   });
-  await recordCapabilityCall(db, capability.id, { ok: run.ok, latencyMs: run.durationMs }).catch(
-    (error: unknown) =>
-      logger.warn("capability usage not recorded", { capabilityId: capability.id, err: error }),
-  );
-  if (!run.ok) {
-    return {
-      run,
-      result: {
-        isError: true,
-        content: [{ type: "text", text: run.error.message }],
-        errorMessage: run.error.message,
-      },
-    };
-  }
+  // An editor's test run of unsaved code is not a use of the stored capability.
+  const { id } = capability;
+  if (id && options.record !== false)
+    await recordCapabilityCall(db, id, { ok: run.ok, latencyMs: run.durationMs }).catch((error: unknown) =>
+      logger.warn("capability usage not recorded", { capabilityId: id, err: error }),
+    );
+  if (!run.ok) return { run, result: errorResult(run.error.message) };
   const structured =
     typeof run.value === "object" && run.value !== null && !Array.isArray(run.value)
       ? { structuredContent: run.value as Record<string, unknown> }

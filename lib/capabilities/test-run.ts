@@ -3,20 +3,22 @@ import type { Database } from "@/db/client";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { invokeTool } from "@/lib/tools/catalog";
 import { parseInput } from "@/lib/validation";
-import { capabilityLimits, valueForCode } from "./executor";
-import { runCapability, type SandboxResult } from "./sandbox";
+import { capabilityInputSchema, capabilityToolName } from "./names";
+import type { SandboxResult } from "./sandbox";
+import { getCapability } from "./store";
 
 const testRunSchema = z.object({
-  code: z
-    .string()
-    .min(1, { error: "Enter the code." })
-    .max(100_000, { error: "Use at most 100,000 characters of code." }),
+  /** The stored capability the editor shows, if it was saved before. */
+  id: z.string().nullish(),
   args: z.record(z.string(), z.unknown(), { error: "The arguments must be a JSON object." }),
 });
 
 /**
- * Runs code from the editor, saved or not, in the sandbox with the organization's tools, without counting
- * usage: what the editor's test panel shows.
+ * Runs the capability as it stands in the editor, saved or not, through the catalog like any call of the tool: the
+ * draft (its namespace, action, description, parameters schema and code) stands in for what is stored, the
+ * arguments are checked against the draft's schema first (the same "Invalid params: ..." as REST gives), and the
+ * call is recorded with surface "test-run" without counting as a use of the stored capability. Answers the
+ * sandbox run itself: value or error, logs, duration and tool calls, which the editor's test panel shows.
  */
 export async function testRunCapability(
   db: Database,
@@ -24,12 +26,16 @@ export async function testRunCapability(
   input: unknown,
 ): Promise<SandboxResult> {
   requireAdmin(ctx);
-  const { code, args } = parseInput(testRunSchema, input);
-  return runCapability({
-    code,
-    args,
-    limits: capabilityLimits(),
-    callTool: async (name, toolArgs) =>
-      valueForCode(await invokeTool(db, ctx, name, toolArgs, { surface: "capability", depth: 1 })),
+  const draft = parseInput(capabilityInputSchema, input);
+  const { id, args } = parseInput(testRunSchema, input);
+  const stored = id ? await getCapability(db, ctx, id) : undefined;
+  const name = capabilityToolName(draft.namespace, draft.action);
+  let run: SandboxResult | undefined;
+  await invokeTool(db, ctx, name, args, {
+    surface: "test-run",
+    scope: { draft: { ...draft, id: stored?.id, onRun: (result) => (run = result) } },
   });
+  // The catalog lists a draft before anything else under its name, so the run is the draft's.
+  if (!run) throw new Error(`the draft ${name} did not run`);
+  return run;
 }

@@ -5,8 +5,10 @@ import { auditPick, changedFields, recordAudit } from "@/lib/audit/record-audit"
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { encryptSecret } from "@/lib/crypto/secret-box";
 import { getEnv } from "@/lib/env";
-import { AppError, ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
+import { AppError, type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
 import { slugify } from "@/lib/orgs/schemas";
+import { integrationToolDescriptor, invokeTool, UnknownToolError } from "@/lib/tools/catalog";
+import type { ToolResult } from "@/lib/tools/types";
 import { parseInput } from "@/lib/validation";
 import { type CatalogEntry, findCatalogEntry } from "./catalog";
 import { assertPublicLiteral, PrivateNetworkError } from "./client/network-guard";
@@ -24,7 +26,7 @@ import {
   oauthView,
 } from "./oauth/oauth-view";
 import { findIntegrationForOrg, listIntegrationsForOrg, type McpIntegration } from "./repository";
-import type { CapabilitiesResult, McpAuthType, McpTransport, ToolExecutionResult } from "./types";
+import type { CapabilitiesResult, McpAuthType, McpTransport } from "./types";
 import { mcpUseCases } from "./use-cases";
 
 /** What the browser may see of an integration: never a credential value, only which ones are set. */
@@ -422,14 +424,38 @@ export async function testIntegration(
   }
 }
 
-/** Runs one tool of an integration for the tool runner; failures come back as error results. */
+/** What the tool runner shows: the tool's result, or why the call was refused, with a message per bad field. */
+export type ToolRunResult = ToolResult & { fields?: FieldErrors };
+
+/**
+ * Runs one tool of an integration for the tool runner, through the catalog like every other surface, in a scope
+ * holding only that integration: the arguments are checked against the tool's schema first (a ValidationError
+ * names each bad field, as REST would), and the call is recorded with surface "runner". The tool's own failures
+ * come back as error results; refusals (bad arguments, a disabled integration, an unknown tool) throw.
+ */
 export async function runIntegrationTool(
   db: Database,
   ctx: RequestContext,
   id: string,
   toolName: string,
   args: Record<string, unknown>,
-): Promise<ToolExecutionResult> {
+): Promise<ToolResult> {
   const row = await loadForOrg(db, ctx, id);
-  return mcpUseCases(db).execute.execute(ctx, { integrationId: row.id, toolName, parameters: args });
+  // Its tools and their schemas are known only from a discovery: one never made is made now, and a failure (not
+  // connected yet, refused credentials, unreachable) says why instead of the tool being unknown.
+  if (row.enabled && !row.discovered) await mcpUseCases(db).discover.execute(ctx, { integrationId: row.id });
+  const tool = row.discovered?.tools.find((t) => t.name === toolName) ?? { name: toolName, inputSchema: {} };
+  const name = integrationToolDescriptor(row, tool).name;
+  try {
+    return await invokeTool(db, ctx, name, args, {
+      surface: "runner",
+      scope: { integrationIds: [row.id], builtins: [], capabilityIds: [] },
+    });
+  } catch (error) {
+    if (!(error instanceof UnknownToolError)) throw error;
+    // The catalog knows a disabled integration's tools only from a discovery; one never discovered is still disabled.
+    if (!row.enabled)
+      throw new ForbiddenError(`The integration "${row.name}" is disabled; enable it to run its tools.`);
+    throw new NotFoundError(`The tool "${toolName}" of ${row.name}`);
+  }
 }

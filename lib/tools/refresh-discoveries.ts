@@ -1,12 +1,66 @@
 import type { Database } from "@/db/client";
+import type { DiscoveredSnapshot } from "@/db/schema";
 import type { RequestContext } from "@/lib/auth/context";
+import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import type { McpIntegration } from "@/lib/mcp/repository";
+import type { CapabilitiesResult } from "@/lib/mcp/types";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 
 const STALE_AFTER_MS = 5 * 60_000;
-// Integrations whose rediscovery is under way in this process, so a burst of listings starts it once.
-const inFlight = new Set<string>();
+// Discoveries under way in this process, so a burst of listings asks each server once.
+const inFlight = new Map<string, Promise<CapabilitiesResult>>();
+
+/** A live discovery of one integration, shared with any other caller already waiting for the same one. */
+export function discoverShared(db: Database, ctx: RequestContext, integrationId: string) {
+  const running = inFlight.get(integrationId);
+  if (running) return running;
+  const started = mcpUseCases(db)
+    .discover.execute(ctx, { integrationId })
+    .finally(() => inFlight.delete(integrationId));
+  inFlight.set(integrationId, started);
+  return started;
+}
+
+/** Resolves after `ms`, or at once when `ms` is 0; the timer never keeps the process alive. */
+export function budgetElapsed(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+function snapshotOf({ tools, resources, prompts }: CapabilitiesResult): DiscoveredSnapshot {
+  const bare = <T extends { integrationId: string }>({ integrationId: _id, ...rest }: T) => rest;
+  return { tools: tools.map(bare), resources: resources.map(bare), prompts: prompts.map(bare) };
+}
+
+/**
+ * Integrations never discovered are discovered now, waiting at most the discovery budget, so a listing right
+ * after an integration was added already has its tools; one that answers later is listed from then on.
+ */
+export async function discoverMissing(
+  db: Database,
+  ctx: RequestContext,
+  integrations: McpIntegration[],
+  budgetMs = getEnv().DISCOVERY_BUDGET_MS,
+): Promise<McpIntegration[]> {
+  // Only those never tried: one that failed before has nothing to list, and is retried in the background.
+  const missing = integrations.filter(
+    (integration) => integration.enabled && !integration.discovered && !integration.lastCheckedAt,
+  );
+  if (missing.length === 0) return integrations;
+  const found = new Map<string, DiscoveredSnapshot>();
+  const discoveries = missing.map((integration) =>
+    discoverShared(db, ctx, integration.id).then(
+      (result) => void found.set(integration.id, snapshotOf(result)),
+      (error: unknown) =>
+        logger.debug("inline discovery failed", { integrationId: integration.id, err: error }),
+    ),
+  );
+  await Promise.race([Promise.all(discoveries), budgetElapsed(budgetMs)]);
+  return integrations.map((integration) => {
+    const discovered = found.get(integration.id);
+    return discovered ? { ...integration, discovered } : integration;
+  });
+}
 
 /**
  * Starts, without waiting, a fresh discovery of each enabled integration whose last one is older than a few
@@ -22,12 +76,8 @@ export function refreshStaleDiscoveries(
     if (!integration.enabled || inFlight.has(integration.id)) continue;
     const checked = integration.lastCheckedAt?.getTime() ?? 0;
     if (now - checked < STALE_AFTER_MS) continue;
-    inFlight.add(integration.id);
-    mcpUseCases(db)
-      .discover.execute(ctx, { integrationId: integration.id })
-      .catch((error: unknown) =>
-        logger.debug("background discovery failed", { integrationId: integration.id, err: error }),
-      )
-      .finally(() => inFlight.delete(integration.id));
+    discoverShared(db, ctx, integration.id).catch((error: unknown) =>
+      logger.debug("background discovery failed", { integrationId: integration.id, err: error }),
+    );
   }
 }

@@ -33,3 +33,8 @@ export function jsonResult(value: Record<string, unknown>): ToolResult {
     structuredContent: value,
   };
 }
+
+/** A failure the caller can read, as MCP content. */
+export function errorResult(message: string): ToolResult {
+  return { isError: true, content: [{ type: "text", text: message }], errorMessage: message };
+}

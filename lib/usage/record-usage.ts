@@ -5,7 +5,8 @@ import { logger, redact } from "@/lib/logger";
 import { isUuid } from "@/lib/validation";
 
 export interface UsageEntry {
-  surface: "chat" | "rest" | "gateway" | "capability";
+  /** Where the call came from: "runner" is an integration page's tool runner, "test-run" the capability editor. */
+  surface: "chat" | "rest" | "gateway" | "capability" | "runner" | "test-run";
   tool: string;
   source?: "builtin" | "integration" | "capability";
   integrationId?: string;

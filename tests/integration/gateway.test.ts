@@ -2,11 +2,15 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE, GET } from "@/app/api/mcp/route";
 import type { DatabaseHandle } from "@/db/client";
+import { eq } from "drizzle-orm";
+import { mcpIntegrations, organizations } from "@/db/schema";
 import { createApiKey } from "@/lib/api-keys/api-keys";
+import { runCli } from "@/lib/cli/run";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration, testIntegration } from "@/lib/mcp/integrations-service";
 import { connectGateway, GATEWAY_URL, gatewayRoute, textOf, useDatabase } from "./gateway-client";
+import { startEverything } from "../fixtures/mcp/start-fixture";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
 
@@ -130,6 +134,32 @@ describe("the MCP gateway", () => {
     const prompt = await client.getPrompt({ name: "everything_args-prompt", arguments: { city: "Porto" } });
     expect(prompt.messages[0]?.content).toEqual({ type: "text", text: "What's weather in Porto?" });
     await expect(client.getPrompt({ name: "args-prompt" })).rejects.toThrow(/Prompt not found/);
+  });
+
+  it("lists an integration added from the CLI in the very first tools/list, before any discovery", async () => {
+    const upstream = await startEverything("streamableHttp");
+    try {
+      const [org] = await handle.db
+        .select({ slug: organizations.slug })
+        .from(organizations)
+        .where(eq(organizations.id, a.orgId));
+      const added = await runCli(
+        ["integration:add", "--org", org?.slug ?? "", "--name", "Fresh", "--url", upstream.url],
+        async () => ({ db: handle.db, close: async () => {} }),
+        { out: () => {}, err: () => {} },
+      );
+      expect(added).toBe(0);
+      const [row] = await handle.db
+        .select({ discovered: mcpIntegrations.discovered })
+        .from(mcpIntegrations)
+        .where(eq(mcpIntegrations.slug, "fresh"));
+      expect(row?.discovered).toBeNull();
+      const names = (await (await connect(keyA)).listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain("fresh_echo");
+    } finally {
+      await getMcpClient().pool.closeAll();
+      await upstream.stop();
+    }
   });
 
   it("shows another organization's key nothing of this one", async () => {

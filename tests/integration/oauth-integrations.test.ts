@@ -10,6 +10,7 @@ import { ensureDefaultAgent } from "@/lib/chat/agents";
 import { createConversation } from "@/lib/chat/conversations";
 import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { decryptSecret } from "@/lib/crypto/secret-box";
+import { AppError } from "@/lib/errors";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import {
   createIntegration,
@@ -90,9 +91,15 @@ async function connect(ctx: RequestContext, integrationId: string, personal = fa
   });
 }
 
+/** What the tool runner shows: the tool's answer, its error result, or why the call was refused. */
 async function whoami(ctx: RequestContext, integrationId: string) {
-  const result = await runIntegrationTool(db(), ctx, integrationId, "whoami", {});
-  return result.isError ? `error: ${result.errorMessage}` : (result.content?.[0]?.text as string);
+  try {
+    const result = await runIntegrationTool(db(), ctx, integrationId, "whoami", {});
+    return result.isError ? `error: ${result.errorMessage}` : (result.content?.[0]?.text as string);
+  } catch (error) {
+    if (error instanceof AppError) return `error: ${error.message}`;
+    throw error;
+  }
 }
 
 async function storedCredential(integrationId: string) {

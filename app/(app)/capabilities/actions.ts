@@ -11,7 +11,11 @@ import { testRunCapability } from "@/lib/capabilities/test-run";
 import { toActionError, ValidationError } from "@/lib/errors";
 
 function json(form: FormData, name: string, label: string): unknown {
-  const text = String(form.get(name) ?? "").trim();
+  return parseJson(String(form.get(name) ?? ""), name, label);
+}
+
+function parseJson(value: string, name: string, label: string): unknown {
+  const text = value.trim();
   if (text === "") return undefined;
   try {
     return JSON.parse(text);
@@ -61,10 +65,20 @@ export async function deleteCapabilityAction(id: string): Promise<{ error?: stri
   redirect("/capabilities");
 }
 
+/** The capability as it stands in the editor, saved or not; the schema is the text of its field. */
+export interface CapabilityDraftInput {
+  id: string | null;
+  namespace: string;
+  action: string;
+  description: string;
+  parametersSchema: string;
+  code: string;
+}
+
 export async function testRunCapabilityAction(
-  code: string,
+  draft: CapabilityDraftInput,
   argsText: string,
-): Promise<{ run?: SandboxResult; error?: string }> {
+): Promise<{ run?: SandboxResult; error?: string; fields?: Record<string, string[]> }> {
   try {
     let args: unknown;
     try {
@@ -72,7 +86,10 @@ export async function testRunCapabilityAction(
     } catch {
       return { error: "The arguments are not valid JSON." };
     }
-    return { run: await testRunCapability(getDb(), await requireApiContext(), { code, args }) };
+    const schemaText = typeof draft?.parametersSchema === "string" ? draft.parametersSchema : "";
+    const parametersSchema = parseJson(schemaText, "parametersSchema", "The parameters schema");
+    const input = { ...draft, parametersSchema, args };
+    return { run: await testRunCapability(getDb(), await requireApiContext(), input) };
   } catch (error) {
     return toActionError(error, { action: "testRunCapability" });
   }

@@ -12,10 +12,10 @@ import {
   deleteIntegration,
   runIntegrationTool,
   setIntegrationEnabled,
+  type ToolRunResult,
   testIntegration,
   updateIntegration,
 } from "@/lib/mcp/integrations-service";
-import type { ToolExecutionResult } from "@/lib/mcp/types";
 
 function text(form: FormData, name: string): string | undefined {
   const value = form.get(name);
@@ -181,14 +181,16 @@ export async function testIntegrationAction(id: string): Promise<ConnectionTestR
   }
 }
 
+/** Runs a tool from the tool runner; a refused call comes back with the message and, for bad arguments, each field's. */
 export async function runToolAction(
   id: string,
   toolName: string,
   args: Record<string, unknown>,
-): Promise<ToolExecutionResult> {
+): Promise<ToolRunResult> {
   try {
     return await runIntegrationTool(getDb(), await requireApiContext(), id, toolName, args);
   } catch (error) {
-    return { isError: true, content: null, errorMessage: toActionError(error, { action: "runTool" }).error };
+    const { error: message, fields } = toActionError(error, { action: "runTool" });
+    return { isError: true, content: [], errorMessage: message, ...(fields ? { fields } : {}) };
   }
 }

@@ -75,8 +75,12 @@ describe("integrations", () => {
       message: "from a member",
     });
     expect(echo).toMatchObject({ isError: false, content: [{ type: "text", text: "Echo: from a member" }] });
-    const missing = await runIntegrationTool(db(), memberA, integration.id, "no-such-tool", {});
-    expect(missing.isError).toBe(true);
+    const missing = await runIntegrationTool(db(), memberA, integration.id, "no-such-tool", {}).catch(
+      (e: AppError) => e,
+    );
+    expect(missing).toBeInstanceOf(AppError);
+    expect((missing as AppError).status).toBe(404);
+    expect((missing as AppError).message).toBe('The tool "no-such-tool" of Everything was not found.');
   });
 
   it("stores credentials encrypted, never returns them, and uses them to connect", async () => {
