@@ -9,12 +9,14 @@ import {
 import { Loader2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import { allowToolAlwaysAction, startConversationAction } from "@/app/(app)/chat/[id]/actions";
+import { allowToolAlwaysAction } from "@/app/(app)/chat/[id]/actions";
 import { Alert } from "@/components/ui/alert";
+import { approvalsOf } from "@/lib/chat/approvals";
 import type { ConversationView } from "@/lib/chat/conversation-view";
 import { Composer } from "./composer";
 import { ConversationHeader } from "./conversation-header";
 import { MessageParts } from "./message-parts";
+import { startDiscovery } from "./start-discovery";
 import { type ApprovalDecision, ToolApproval } from "./tool-approval";
 
 const DENIED = "The user denied this tool call.";
@@ -42,7 +44,13 @@ export function ChatView({
       messages: initialMessages,
       transport: new DefaultChatTransport({
         api: "/api/chat",
-        prepareSendMessagesRequest: ({ id, messages: all }) => ({ body: { id, messages: all } }),
+        // The server keeps the history: send only what the user just did.
+        prepareSendMessagesRequest: ({ id, messages: all, trigger }) => {
+          const last = all.at(-1);
+          if (trigger === "regenerate-message") return { body: { id, regenerate: true } };
+          if (last?.role === "user") return { body: { id, message: last } };
+          return { body: { id, approvals: approvalsOf(last) } };
+        },
       }),
       // Once every pending approval is answered, the tool loop goes on by itself.
       sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
@@ -55,9 +63,9 @@ export function ChatView({
   useEffect(() => {
     if (view) return;
     let current = true;
-    void startConversationAction(conversationId).then((result) => {
+    void startDiscovery(conversationId).then((error) => {
       if (!current) return;
-      setStartError(result.error);
+      setStartError(error);
       router.refresh();
     });
     return () => {

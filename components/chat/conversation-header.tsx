@@ -1,18 +1,15 @@
 "use client";
 
 import { Pencil, RefreshCw, Trash2 } from "lucide-react";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import {
-  deleteConversationAction,
-  refreshDiscoveryAction,
-  renameConversationAction,
-} from "@/app/(app)/chat/actions";
+import { deleteConversationAction, renameConversationAction } from "@/app/(app)/chat/actions";
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { Input } from "@/components/ui/input";
 import type { ConversationView } from "@/lib/chat/conversation-view";
+import { DiscoveryBadge } from "./discovery-badge";
+import { startDiscovery } from "./start-discovery";
 import { ToolsPanel } from "./tools-panel";
 
 /**
@@ -33,8 +30,6 @@ export function ConversationHeader({
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string>();
   const [pending, startTransition] = useTransition();
-  const failed = discovery?.integrations.filter((i) => i.status === "failed") ?? [];
-  const connected = discovery?.integrations.filter((i) => i.status === "connected") ?? [];
   return (
     <div className="grid gap-3">
       <div className="flex items-center justify-between gap-3">
@@ -103,30 +98,8 @@ export function ConversationHeader({
       ) : null}
       {discovery ? (
         <div className="flex flex-wrap items-center gap-2 text-xs" data-testid="discovery-banner">
-          {connected.map((i) => (
-            <span
-              key={i.integrationId}
-              className="rounded-full border border-success/40 bg-success/10 px-2 py-0.5 text-success"
-            >
-              {i.name}: {i.status === "connected" ? `${i.toolCount} tools` : ""}
-            </span>
-          ))}
-          {failed.map((i) => (
-            <span
-              key={i.integrationId}
-              className="rounded-full border border-destructive/40 bg-destructive/10 px-2 py-0.5 text-destructive"
-              role="status"
-            >
-              {i.name} unavailable: {i.status === "failed" ? i.message : ""}
-              {i.status === "failed" && i.errorType.includes("mcp_oauth") ? (
-                <>
-                  {" "}
-                  <Link href={`/integrations/${i.integrationId}`} className="font-medium underline">
-                    Connect
-                  </Link>
-                </>
-              ) : null}
-            </span>
+          {discovery.integrations.map((integration) => (
+            <DiscoveryBadge key={integration.integrationId} integration={integration} />
           ))}
           <Button
             variant="ghost"
@@ -134,8 +107,7 @@ export function ConversationHeader({
             disabled={pending}
             onClick={() =>
               startTransition(async () => {
-                const result = await refreshDiscoveryAction(conversationId);
-                setError(result.error);
+                setError(await startDiscovery(conversationId, true));
                 router.refresh();
               })
             }

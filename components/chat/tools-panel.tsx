@@ -13,14 +13,17 @@ export function ToolsPanel({ conversationId, view }: { conversationId: string; v
   const [error, setError] = useState<string>();
   const [offIntegrations, setOffIntegrations] = useState(() => new Set(view.disabledIntegrationIds));
   const [offTools, setOffTools] = useState(() => new Set(view.disabledTools));
-  const connected = (view.discovery?.integrations ?? []).filter((i) => i.status === "connected");
+  const connected = (view.discovery?.integrations ?? []).filter(
+    (i) => i.status === "connected" || i.status === "stale",
+  );
   const groups = [
     ...connected.map((i) => ({
       id: i.integrationId as string | null,
       name: i.name,
       tools: view.tools.filter((t) => t.integrationId === i.integrationId),
     })),
-    { id: null, name: "Built-in", tools: view.tools.filter((t) => t.integrationId === null) },
+    { id: null, name: "Built-in", tools: view.tools.filter((t) => t.source === "builtin") },
+    { id: null, name: "Capabilities", tools: view.tools.filter((t) => t.source === "capability") },
   ].filter((group) => group.tools.length > 0);
   const enabledCount = view.tools.filter(
     (t) => !offTools.has(t.name) && !(t.integrationId && offIntegrations.has(t.integrationId)),
@@ -60,7 +63,7 @@ export function ToolsPanel({ conversationId, view }: { conversationId: string; v
         {groups.map((group) => {
           const groupOn = group.id === null || !offIntegrations.has(group.id);
           return (
-            <fieldset key={group.id ?? "builtin"} className="grid gap-1.5">
+            <fieldset key={group.id ?? group.name} className="grid gap-1.5">
               <legend className="mb-1 font-medium">
                 {group.id ? (
                   <label className="flex items-center gap-2">

@@ -31,8 +31,8 @@ export function applyConversationControls(
   const approved = new Set(controls.approvedTools);
   const tools: Record<string, Tool> = {};
   for (const [name, tool] of Object.entries(capabilities.tools)) {
-    const origin = capabilities.mcpToolOrigins[name];
-    if (offTools.has(name) || (origin && offIntegrations.has(origin.integrationId))) continue;
+    const origin = capabilities.toolOrigins[name];
+    if (offTools.has(name) || (origin?.integrationId && offIntegrations.has(origin.integrationId))) continue;
     if (!controls.requireApproval) tools[name] = tool;
     else if (!approved.has(name)) tools[name] = { ...tool, needsApproval: true };
     // Allowed for the conversation: no new questions, but a call already asked about keeps its approval valid.

@@ -1,13 +1,14 @@
-import { dynamicTool, jsonSchema, type Tool } from "ai";
+import type { Tool } from "ai";
+import type { DiscoveredSnapshot } from "@/db/schema";
 import type { RequestContext } from "@/lib/auth/context";
-import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import type { Logger } from "@/lib/logger";
-import type { McpPrompt, McpResource, McpTool, ToolExecutionResult } from "@/lib/mcp/types";
+import type { CapabilitiesResult, McpPrompt, McpResource } from "@/lib/mcp/types";
 import type { DiscoverMcpCapabilities } from "@/lib/mcp/use-cases/discover-mcp-capabilities";
-import type { ExecuteMcpTool } from "@/lib/mcp/use-cases/execute-mcp-tool";
-import { integrationToolName } from "@/lib/tools/tool-names";
-import { toolOutputForModel } from "./tool-result-budget";
+import { integrationToolDescriptor } from "@/lib/tools/catalog";
+import { budgetElapsed } from "@/lib/tools/refresh-discoveries";
+import type { ToolDescriptor, ToolSource } from "@/lib/tools/types";
+import { type ConversationToolCall, chatTool } from "./chat-tool";
 
 /** The part of an agent that conversation start needs. */
 export interface AgentForDiscovery {
@@ -15,44 +16,64 @@ export interface AgentForDiscovery {
   mcpIntegrationIds?: string[] | null;
 }
 
+interface Counts {
+  toolCount: number;
+  resourceCount: number;
+  promptCount: number;
+}
+
+/**
+ * How each integration came into the conversation: answered (`late` when after the start budget, so it joined
+ * a later turn), slow but known (its last discovery stands in), slow and unknown (left out until it answers),
+ * or failed.
+ */
 export type IntegrationDiscoveryStatus =
-  | {
-      integrationId: string;
-      status: "connected";
-      toolCount: number;
-      resourceCount: number;
-      promptCount: number;
-    }
-  | { integrationId: string; status: "failed"; errorType: string; message: string };
+  | ({ integrationId: string; status: "connected"; late?: boolean } & Counts)
+  | ({ integrationId: string; status: "stale"; lastCheckedAt: string | null } & Counts)
+  | { integrationId: string; status: "pending" }
+  | { integrationId: string; status: "failed"; errorType: string; message: string; late?: boolean };
+
+export interface ToolOrigin {
+  source: ToolSource;
+  integrationId?: string;
+}
 
 /** What a conversation works with until it ends: discovered once, never again on each step of the tool loop. */
 export interface ConversationCapabilities {
   tools: Record<string, Tool>;
-  /** Where each MCP tool name leads, for showing calls and routing them. */
-  mcpToolOrigins: Record<string, { integrationId: string; toolName: string }>;
+  /** Where each tool comes from, for the conversation's switches and for showing calls. */
+  toolOrigins: Record<string, ToolOrigin>;
   resources: McpResource[];
   prompts: McpPrompt[];
   integrations: IntegrationDiscoveryStatus[];
 }
 
+/** A discovery still running when the start budget ran out, and the status it ends in. */
+export interface LateDiscovery {
+  integrationId: string;
+  outcome: Promise<IntegrationDiscoveryStatus>;
+}
+
+/** What conversation start knows of an integration before asking it. */
+export interface IntegrationInfo {
+  slug: string;
+  name: string;
+  /** The health check's verdict: a failing integration is not waited for. */
+  status: "unknown" | "connected" | "failing";
+  lastCheckedAt: Date | null;
+  discovered: DiscoveredSnapshot | null;
+}
+
 export interface ConversationStartDeps {
   discover: Pick<DiscoverMcpCapabilities, "execute">;
-  execute: Pick<ExecuteMcpTool, "execute">;
-  /** The slug of each integration, which prefixes its tools' names. */
-  integrationSlugs: (integrationIds: string[]) => Promise<Map<string, string>>;
+  integrations: (integrationIds: string[]) => Promise<Map<string, IntegrationInfo>>;
+  /** Every tool call of the conversation goes through the tool catalog. */
+  call: ConversationToolCall;
+  /** How long the start waits for servers that are not known to be failing. */
+  budgetMs: number;
+  /** Characters of a tool result the model reads; the rest is cut with a marker. */
+  resultBudget: number;
   logger: Logger;
-  /** Records each MCP tool call for the dashboard (the built-in tools are recorded by the catalog). */
-  recordUsage?: (entry: {
-    tool: string;
-    integrationId: string;
-    outcome: "ok" | "tool_error" | "failed";
-    latencyMs: number;
-    errorCode?: string;
-    arguments?: unknown;
-    result?: unknown;
-  }) => Promise<void>;
-  /** Characters of a tool result the model reads; the rest is cut with a marker (default CHAT_TOOL_RESULT_MAX_CHARS). */
-  resultBudget?: number;
 }
 
 function errorType(error: unknown): string {
@@ -60,69 +81,61 @@ function errorType(error: unknown): string {
   return error instanceof Error ? error.name : "Unknown";
 }
 
-/** An MCP tool as an AI SDK tool whose failures come back to the model as results it can read. */
-function toAiTool(ctx: RequestContext, deps: ConversationStartDeps, tool: McpTool, name: string): Tool {
-  return dynamicTool({
-    description: tool.description ?? tool.title ?? tool.name,
-    inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
-    toModelOutput: ({ output }) =>
-      toolOutputForModel(output, deps.resultBudget ?? getEnv().CHAT_TOOL_RESULT_MAX_CHARS),
-    execute: async (input): Promise<ToolExecutionResult> => {
-      const started = performance.now();
-      const record = (
-        outcome: "ok" | "tool_error" | "failed",
-        detail: { errorCode?: string; result?: unknown },
-      ) =>
-        deps.recordUsage?.({
-          tool: name,
-          integrationId: tool.integrationId,
-          outcome,
-          latencyMs: performance.now() - started,
-          arguments: input,
-          ...detail,
-        });
-      try {
-        const result = await deps.execute.execute(ctx, {
-          integrationId: tool.integrationId,
-          toolName: tool.name,
-          parameters: (input ?? {}) as Record<string, unknown>,
-        });
-        await record(result.isError ? "tool_error" : "ok", { result });
-        return result;
-      } catch (error) {
-        await record("failed", { errorCode: errorType(error) });
-        // Access problems (a disabled integration, say) are still something the model should be told.
-        return {
-          isError: true,
-          content: null,
-          errorMessage: error instanceof Error ? error.message : "Tool execution failed",
-        };
-      }
-    },
-  });
+function failure(integrationId: string, reason: unknown, late?: boolean): IntegrationDiscoveryStatus {
+  return {
+    integrationId,
+    status: "failed",
+    errorType: errorType(reason),
+    message: reason instanceof Error ? reason.message : "Unknown error",
+    ...(late ? { late } : {}),
+  };
+}
+
+const counts = (found: CapabilitiesResult): Counts => ({
+  toolCount: found.tools.length,
+  resourceCount: found.resources.length,
+  promptCount: found.prompts.length,
+});
+
+function fromSnapshot(integrationId: string, snapshot: DiscoveredSnapshot): CapabilitiesResult {
+  const tag = <T extends object>(items: T[]) => items.map((item) => ({ ...item, integrationId }));
+  return {
+    tools: tag(snapshot.tools),
+    resources: tag(snapshot.resources),
+    prompts: tag(snapshot.prompts).map((prompt) => ({ ...prompt, arguments: prompt.arguments ?? [] })),
+  };
 }
 
 /**
- * Discovers the agent's integrations once, in parallel; a failing integration is logged and reported but never
- * blocks the conversation. MCP tools get their integration's prefix and join the native tools, which win a clash.
+ * Discovers the agent's integrations once, in parallel, waiting at most the start budget; a failing or slow
+ * integration is logged and reported but never blocks the conversation. MCP tools get their integration's
+ * prefix and join the native tools (built-ins and capabilities), which win a clash.
  */
 export async function discoverForConversation(
   deps: ConversationStartDeps,
   ctx: RequestContext,
   agent: AgentForDiscovery | null,
-  nativeTools: Record<string, Tool>,
-): Promise<ConversationCapabilities> {
-  const ids = agent?.mcpIntegrationIds ?? [];
-  const empty: ConversationCapabilities = {
-    tools: { ...nativeTools },
-    mcpToolOrigins: {},
+  native: ToolDescriptor[],
+): Promise<ConversationCapabilities & { late: LateDiscovery[] }> {
+  const capabilities: ConversationCapabilities = {
+    tools: {},
+    toolOrigins: {},
     resources: [],
     prompts: [],
     integrations: [],
   };
+  const add = (descriptor: ToolDescriptor, integrationId?: string) => {
+    capabilities.tools[descriptor.name] = chatTool(descriptor, deps.call, deps.resultBudget);
+    capabilities.toolOrigins[descriptor.name] = {
+      source: descriptor.source,
+      ...(integrationId ? { integrationId } : {}),
+    };
+  };
+  for (const descriptor of native) add(descriptor);
+  const ids = agent?.mcpIntegrationIds ?? [];
   if (ids.length === 0) {
     deps.logger.info("No MCP integrations assigned to agent, skipping discovery", { agentId: agent?.id });
-    return empty;
+    return { ...capabilities, late: [] };
   }
   const started = performance.now();
   deps.logger.info("Discovering MCP capabilities", {
@@ -130,58 +143,93 @@ export async function discoverForConversation(
     integrationCount: ids.length,
     integrationIds: ids,
   });
-  const [results, slugs] = await Promise.all([
-    Promise.allSettled(ids.map((integrationId) => deps.discover.execute(ctx, { integrationId }))),
-    deps.integrationSlugs(ids).catch(() => new Map<string, string>()),
-  ]);
+  const known = await deps.integrations(ids).catch(() => new Map<string, IntegrationInfo>());
+  const settled: (PromiseSettledResult<CapabilitiesResult> | undefined)[] = ids.map(() => undefined);
+  const running = ids.map((integrationId) => deps.discover.execute(ctx, { integrationId }));
+  const discoveries = running.map((discovery, index) =>
+    discovery.then(
+      (value) => {
+        settled[index] = { status: "fulfilled", value };
+      },
+      (reason: unknown) => {
+        settled[index] = { status: "rejected", reason };
+      },
+    ),
+  );
+  // Integrations the health check marks failing are asked too, but nobody waits for them.
+  const awaited = discoveries.filter((_, index) => known.get(ids[index] as string)?.status !== "failing");
+  await Promise.race([Promise.allSettled(awaited), budgetElapsed(deps.budgetMs)]);
 
-  const capabilities = empty;
-  results.forEach((result, index) => {
-    const integrationId = ids[index] as string;
-    if (result.status === "rejected") {
-      const message = result.reason instanceof Error ? result.reason.message : "Unknown error";
+  const late: LateDiscovery[] = [];
+  ids.forEach((integrationId, index) => {
+    const info = known.get(integrationId);
+    const result = settled[index];
+    let found: CapabilitiesResult | undefined;
+    if (result?.status === "rejected") {
+      const status = failure(integrationId, result.reason);
       deps.logger.warn("MCP discovery failed for integration", {
         integrationId,
-        errorType: errorType(result.reason),
-        error: message,
+        errorType: status.status === "failed" ? status.errorType : undefined,
+        error: status.status === "failed" ? status.message : undefined,
       });
-      capabilities.integrations.push({
-        integrationId,
-        status: "failed",
-        errorType: errorType(result.reason),
-        message,
-      });
+      capabilities.integrations.push(status);
       return;
     }
-    const { tools, resources, prompts } = result.value;
-    const slug = slugs.get(integrationId) ?? integrationId.slice(0, 8);
-    for (const tool of tools) {
-      const name = integrationToolName(slug, tool.name);
-      if (capabilities.tools[name]) {
-        deps.logger.warn("MCP tool skipped: its name is taken", { integrationId, tool: tool.name, name });
+    if (result?.status === "fulfilled") {
+      found = result.value;
+      capabilities.integrations.push({ integrationId, status: "connected", ...counts(found) });
+    } else {
+      late.push({
+        integrationId,
+        outcome: (running[index] as Promise<CapabilitiesResult>).then(
+          (value) => ({ integrationId, status: "connected", late: true, ...counts(value) }),
+          (reason: unknown) => failure(integrationId, reason, true),
+        ),
+      });
+      // A slow server that the health check still trusts stands in with what it answered last time.
+      if (info?.discovered && info.status !== "failing") {
+        found = fromSnapshot(integrationId, info.discovered);
+        capabilities.integrations.push({
+          integrationId,
+          status: "stale",
+          lastCheckedAt: info.lastCheckedAt?.toISOString() ?? null,
+          ...counts(found),
+        });
+      } else capabilities.integrations.push({ integrationId, status: "pending" });
+      deps.logger.warn("MCP discovery is late for integration", {
+        integrationId,
+        budgetMs: deps.budgetMs,
+        standIn: found ? "last discovery" : "none",
+      });
+    }
+    if (!found) return;
+    const integration = info ?? { slug: integrationId.slice(0, 8), name: "Integration" };
+    for (const tool of found.tools) {
+      const descriptor = integrationToolDescriptor(integration, tool);
+      if (capabilities.tools[descriptor.name]) {
+        deps.logger.warn("MCP tool skipped: its name is taken", {
+          integrationId,
+          tool: tool.name,
+          name: descriptor.name,
+        });
         continue;
       }
-      capabilities.tools[name] = toAiTool(ctx, deps, tool, name);
-      capabilities.mcpToolOrigins[name] = { integrationId, toolName: tool.name };
+      add(descriptor, integrationId);
     }
-    capabilities.resources.push(...resources);
-    capabilities.prompts.push(...prompts);
-    capabilities.integrations.push({
-      integrationId,
-      status: "connected",
-      toolCount: tools.length,
-      resourceCount: resources.length,
-      promptCount: prompts.length,
-    });
+    capabilities.resources.push(...found.resources);
+    capabilities.prompts.push(...found.prompts);
   });
+  const byStatus = (status: IntegrationDiscoveryStatus["status"]) =>
+    capabilities.integrations.filter((i) => i.status === status).length;
   deps.logger.info("MCP discovery finished", {
     agentId: agent?.id,
-    succeeded: capabilities.integrations.filter((i) => i.status === "connected").length,
-    failed: capabilities.integrations.filter((i) => i.status === "failed").length,
-    toolCount: Object.keys(capabilities.mcpToolOrigins).length,
+    succeeded: byStatus("connected"),
+    failed: byStatus("failed"),
+    late: late.length,
+    toolCount: Object.values(capabilities.toolOrigins).filter((o) => o.source === "integration").length,
     resourceCount: capabilities.resources.length,
     promptCount: capabilities.prompts.length,
     durationMs: Math.round(performance.now() - started),
   });
-  return capabilities;
+  return { ...capabilities, late };
 }

@@ -1,11 +1,13 @@
 import type { Agent, Conversation, ConversationDiscovery } from "@/db/schema";
 import type { McpPromptArgument } from "@/lib/mcp/types";
+import type { ToolSource } from "@/lib/tools/types";
 import type { ConversationCapabilities } from "./conversation-start";
 
 export interface ConversationToolView {
   name: string;
   description: string;
-  /** Null for the built-in tools. */
+  source: ToolSource;
+  /** Null for the built-in tools and capabilities. */
   integrationId: string | null;
   enabled: boolean;
 }
@@ -35,10 +37,12 @@ export function conversationView(
     agentName: agent.name,
     discovery,
     tools: Object.entries(all.tools).map(([name, tool]) => {
-      const integrationId = all.mcpToolOrigins[name]?.integrationId ?? null;
+      const origin = all.toolOrigins[name];
+      const integrationId = origin?.integrationId ?? null;
       return {
         name,
         description: tool.description ?? "",
+        source: origin?.source ?? "builtin",
         integrationId,
         enabled: !offTools.has(name) && (integrationId === null || on(integrationId)),
       };

@@ -51,6 +51,37 @@ export async function saveDiscovery(db: Database, id: string, discovery: Convers
   await db.update(conversations).set({ discovery }).where(eq(conversations.id, id));
 }
 
+/**
+ * Records how a discovery that was late at conversation start ended, unless the user refreshed the
+ * conversation's integrations since (a newer start owns the record then).
+ */
+export async function settleLateDiscovery(
+  db: Database,
+  id: string,
+  discoveredAt: string,
+  entry: ConversationDiscovery["integrations"][number],
+) {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ discovery: conversations.discovery })
+      .from(conversations)
+      .where(eq(conversations.id, id))
+      .for("update");
+    const discovery = row?.discovery;
+    if (!discovery || discovery.discoveredAt !== discoveredAt) return;
+    const integrations = discovery.integrations.map((current) =>
+      current.integrationId === entry.integrationId &&
+      (current.status === "pending" || current.status === "stale")
+        ? entry
+        : current,
+    );
+    await tx
+      .update(conversations)
+      .set({ discovery: { ...discovery, integrations } })
+      .where(eq(conversations.id, id));
+  });
+}
+
 export async function loadMessages(db: Database, conversationId: string): Promise<UIMessage[]> {
   const rows = await db
     .select()
@@ -95,6 +126,11 @@ export async function saveMessages(db: Database, conversation: Conversation, all
       })
       .where(eq(conversations.id, conversation.id));
   });
+}
+
+/** Adds messages the server made (a rendered prompt) to the end of the conversation. */
+export async function appendMessages(db: Database, conversation: Conversation, messages: UIMessage[]) {
+  await saveMessages(db, conversation, [...(await loadMessages(db, conversation.id)), ...messages]);
 }
 
 export async function deleteConversation(db: Database, ctx: UserContext, id: string) {

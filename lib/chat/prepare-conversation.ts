@@ -2,16 +2,22 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { type Agent, type Conversation, type ConversationDiscovery, mcpIntegrations } from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
+import { getEnv } from "@/lib/env";
 import { type Logger, logger } from "@/lib/logger";
 import { McpConnectionError } from "@/lib/mcp/errors";
 import { listIntegrationsForOrg } from "@/lib/mcp/repository";
-import { mcpUseCases } from "@/lib/mcp/use-cases";
-import { recordUsage } from "@/lib/usage/record-usage";
+import { callTool, listTools } from "@/lib/tools/catalog";
+import { discoverShared } from "@/lib/tools/refresh-discoveries";
+import type { ToolScope } from "@/lib/tools/scope";
 import { ensureDefaultAgent, getAgent } from "./agents";
 import { applyConversationControls } from "./conversation-controls";
-import { type ConversationCapabilities, discoverForConversation } from "./conversation-start";
-import { saveDiscovery } from "./conversations";
-import { nativeTools } from "./native-tools";
+import {
+  type ConversationCapabilities,
+  discoverForConversation,
+  type IntegrationInfo,
+  type LateDiscovery,
+} from "./conversation-start";
+import { saveDiscovery, settleLateDiscovery } from "./conversations";
 
 // Rebuilding tools from the stored snapshot is not a discovery: its known failures are not news each turn.
 function quietly(log: Logger): Logger {
@@ -23,36 +29,88 @@ async function integrationIdsOf(db: Database, ctx: UserContext, agent: Agent): P
   return (await listIntegrationsForOrg(db, ctx.orgId)).filter((i) => i.enabled).map((i) => i.id);
 }
 
+async function integrationInfo(db: Database, ctx: UserContext, ids: string[]) {
+  if (ids.length === 0) return new Map<string, IntegrationInfo & { enabled: boolean }>();
+  const rows = await db
+    .select({
+      id: mcpIntegrations.id,
+      name: mcpIntegrations.name,
+      slug: mcpIntegrations.slug,
+      status: mcpIntegrations.status,
+      enabled: mcpIntegrations.enabled,
+      lastCheckedAt: mcpIntegrations.lastCheckedAt,
+      discovered: mcpIntegrations.discovered,
+    })
+    .from(mcpIntegrations)
+    .where(and(inArray(mcpIntegrations.id, ids), eq(mcpIntegrations.organizationId, ctx.orgId)));
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** Each late discovery, once it settles, updates the conversation's record: its tools join the next turn. */
+function followLate(
+  db: Database,
+  conversationId: string,
+  discovery: ConversationDiscovery,
+  late: LateDiscovery[],
+) {
+  for (const { integrationId, outcome } of late) {
+    const name = discovery.integrations.find((i) => i.integrationId === integrationId)?.name ?? "Integration";
+    void outcome
+      .then((status) => settleLateDiscovery(db, conversationId, discovery.discoveredAt, { ...status, name }))
+      .catch((error: unknown) =>
+        logger.warn("late discovery not recorded", { conversationId, integrationId, err: error }),
+      );
+  }
+}
+
+export interface PreparedConversation {
+  agent: Agent;
+  /** Everything discovered, switched on or off. */
+  capabilities: ConversationCapabilities;
+  /** What the model gets after the conversation's switches and approvals. */
+  active: ConversationCapabilities;
+  discovery: ConversationDiscovery;
+}
+
 /**
- * The agent and the tools of a conversation. The first message runs discovery live (conversation start) and
- * stores what it found; later messages rebuild the same tools from the integrations' stored snapshots, so the
- * servers are not asked again, and an integration that failed at start stays out until the user refreshes.
- * `capabilities` is everything discovered; `active` is what the model gets after the conversation's controls.
+ * The agent and the tools of a conversation. The first message runs discovery live (conversation start, within
+ * the discovery budget) and stores what it found; later messages rebuild the same tools from the integrations'
+ * stored snapshots, so the servers are not asked again, and an integration that failed at start stays out until
+ * the user refreshes. Every tool is called through the tool catalog, within the agent's and the
+ * conversation's scope.
  */
 export async function prepareConversation(
   db: Database,
   ctx: UserContext,
   conversation: Conversation,
   options: { refresh?: boolean } = {},
-): Promise<{
-  agent: Agent;
-  capabilities: ConversationCapabilities;
-  active: ConversationCapabilities;
-  discovery: ConversationDiscovery;
-}> {
+): Promise<PreparedConversation> {
   const agent = conversation.agentId ? await getAgent(db, ctx, conversation.agentId).catch(() => null) : null;
   const resolvedAgent = agent ?? (await ensureDefaultAgent(db, ctx.orgId));
   const ids = await integrationIdsOf(db, ctx, resolvedAgent);
-  const { discover, execute } = mcpUseCases(db);
+  const known = await integrationInfo(db, ctx, ids);
   const stored = options.refresh ? null : conversation.discovery;
+  const agentScope: ToolScope = {
+    builtins: resolvedAgent.builtinTools,
+    capabilityIds: resolvedAgent.capabilityIds ?? undefined,
+  };
+  const switchedOff = new Set(conversation.disabledIntegrationIds);
+  const callScope: ToolScope = {
+    ...agentScope,
+    integrationIds: ids.filter((id) => !switchedOff.has(id)),
+    hiddenTools: conversation.disabledTools,
+  };
+  const liveDiscover = {
+    execute: (_ctx: UserContext, { integrationId }: { integrationId: string }) =>
+      discoverShared(db, ctx, integrationId),
+  };
   const snapshotDiscover = {
     execute: async (_ctx: UserContext, { integrationId }: { integrationId: string }) => {
       const entry = stored?.integrations.find((i) => i.integrationId === integrationId);
       if (entry?.status === "failed") throw new McpConnectionError(integrationId, entry.message);
-      const [row] = await db
-        .select()
-        .from(mcpIntegrations)
-        .where(and(eq(mcpIntegrations.id, integrationId), eq(mcpIntegrations.organizationId, ctx.orgId)));
+      if (entry?.status === "pending")
+        throw new McpConnectionError(integrationId, "It has not answered yet.");
+      const row = known.get(integrationId);
       if (!row?.enabled || !row.discovered)
         throw new McpConnectionError(integrationId, "Not available in this conversation.");
       const tag = <T extends object>(items: T[]) => items.map((item) => ({ ...item, integrationId }));
@@ -63,37 +121,33 @@ export async function prepareConversation(
       };
     },
   };
-  const names = new Map(
-    ids.length
-      ? (
-          await db
-            .select({ id: mcpIntegrations.id, name: mcpIntegrations.name, slug: mcpIntegrations.slug })
-            .from(mcpIntegrations)
-            .where(and(inArray(mcpIntegrations.id, ids), eq(mcpIntegrations.organizationId, ctx.orgId)))
-        ).map((row) => [row.id, row])
-      : [],
-  );
   const startLogger = logger.child({ component: "chat.start", conversationId: conversation.id });
-  const capabilities = await discoverForConversation(
+  const native = await listTools(db, ctx, { scope: { ...agentScope, integrationIds: [] } });
+  const { late, ...capabilities } = await discoverForConversation(
     {
-      discover: stored ? snapshotDiscover : discover,
-      execute,
-      integrationSlugs: async () => new Map([...names].map(([id, row]) => [id, row.slug])),
+      discover: stored ? snapshotDiscover : liveDiscover,
+      integrations: async () => known,
+      call: (name, args) => callTool(db, ctx, name, args, { surface: "chat", scope: callScope }),
+      budgetMs: getEnv().DISCOVERY_BUDGET_MS,
+      resultBudget: getEnv().CHAT_TOOL_RESULT_MAX_CHARS,
       logger: stored ? quietly(startLogger) : startLogger,
-      recordUsage: (entry) => recordUsage(db, ctx, { ...entry, surface: "chat", source: "integration" }),
     },
     ctx,
     { id: resolvedAgent.id, mcpIntegrationIds: ids },
-    nativeTools(db, ctx, resolvedAgent.builtinTools),
+    native,
   );
-  const discovery: ConversationDiscovery = stored ?? {
-    discoveredAt: new Date().toISOString(),
-    integrations: capabilities.integrations.map((entry) => ({
-      ...entry,
-      name: names.get(entry.integrationId)?.name ?? "Integration",
-    })),
-  };
-  if (!stored) await saveDiscovery(db, conversation.id, discovery);
+  let discovery = stored;
+  if (!discovery) {
+    discovery = {
+      discoveredAt: new Date().toISOString(),
+      integrations: capabilities.integrations.map((entry) => ({
+        ...entry,
+        name: known.get(entry.integrationId)?.name ?? "Integration",
+      })),
+    };
+    await saveDiscovery(db, conversation.id, discovery);
+    followLate(db, conversation.id, discovery, late);
+  }
   const active = applyConversationControls(capabilities, {
     disabledIntegrationIds: conversation.disabledIntegrationIds,
     disabledTools: conversation.disabledTools,

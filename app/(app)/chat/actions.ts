@@ -5,13 +5,7 @@ import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { ensureDefaultAgent, getAgent } from "@/lib/chat/agents";
-import {
-  createConversation,
-  deleteConversation,
-  getConversation,
-  renameConversation,
-} from "@/lib/chat/conversations";
-import { prepareConversation } from "@/lib/chat/prepare-conversation";
+import { createConversation, deleteConversation, renameConversation } from "@/lib/chat/conversations";
 import { toActionError } from "@/lib/errors";
 
 /** Starts a conversation with the chosen agent (one of the organization's), or the default agent. */
@@ -37,19 +31,6 @@ export async function renameConversationAction(id: string, title: string): Promi
     await renameConversation(getDb(), await requireApiContext(), id, title);
   } catch (error) {
     return toActionError(error, { action: "renameConversation" });
-  }
-  revalidatePath(`/chat/${id}`);
-  return {};
-}
-
-/** Discovers the conversation's integrations again, live, and keeps what was found for the next turns. */
-export async function refreshDiscoveryAction(id: string): Promise<{ error?: string }> {
-  try {
-    const ctx = await requireApiContext();
-    const conversation = await getConversation(getDb(), ctx, id);
-    await prepareConversation(getDb(), ctx, conversation, { refresh: true });
-  } catch (error) {
-    return toActionError(error, { action: "refreshDiscovery" });
   }
   revalidatePath(`/chat/${id}`);
   return {};

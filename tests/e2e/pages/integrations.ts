@@ -10,12 +10,12 @@ export class IntegrationsPage {
     await expect(this.page).toHaveURL(/\/integrations\/[0-9a-f-]+/);
   }
 
-  async addCustom(input: { name: string; url: string }) {
+  async addCustom(input: { name: string; url: string; timeoutSeconds?: number }) {
     await this.page.goto("/integrations/new");
     await this.page.getByTestId("catalog-custom").click();
     await this.page.getByLabel("Name").fill(input.name);
     await this.page.getByLabel("URL").fill(input.url);
-    await this.page.getByLabel("Timeout (seconds)").fill("3");
+    await this.page.getByLabel("Timeout (seconds)").fill(String(input.timeoutSeconds ?? 3));
     await this.page.getByRole("button", { name: "Add integration" }).click();
     await expect(this.page).toHaveURL(/\/integrations\/[0-9a-f-]+/);
   }

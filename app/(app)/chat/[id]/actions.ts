@@ -6,7 +6,7 @@ import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { renderConversationPrompt } from "@/lib/chat/conversation-prompts";
 import { allowToolForConversation, setToolToggles } from "@/lib/chat/conversation-settings";
-import { getConversation } from "@/lib/chat/conversations";
+import { appendMessages, getConversation } from "@/lib/chat/conversations";
 import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { type ResourceAttachment, readResourceAttachment } from "@/lib/chat/resource-attachments";
 import { toActionError } from "@/lib/errors";
@@ -15,18 +15,7 @@ async function conversationCapabilities(id: string) {
   const ctx = await requireApiContext();
   const conversation = await getConversation(getDb(), ctx, id);
   const { capabilities, active } = await prepareConversation(getDb(), ctx, conversation);
-  return { ctx, capabilities, active };
-}
-
-/** Conversation start: discovers the agent's integrations once and keeps the result with the conversation. */
-export async function startConversationAction(id: string): Promise<{ error?: string }> {
-  try {
-    await conversationCapabilities(id);
-  } catch (error) {
-    return toActionError(error, { action: "startConversation" });
-  }
-  revalidatePath(`/chat/${id}`);
-  return {};
+  return { ctx, conversation, capabilities, active };
 }
 
 export async function setToolTogglesAction(
@@ -68,8 +57,11 @@ export async function renderPromptAction(
   request: { integrationId: string; name: string; arguments: Record<string, string> },
 ): Promise<{ messages?: UIMessage[]; error?: string; fields?: Record<string, string[]> }> {
   try {
-    const { ctx, active } = await conversationCapabilities(id);
-    return { messages: await renderConversationPrompt(getDb(), ctx, active, request) };
+    const { ctx, conversation, active } = await conversationCapabilities(id);
+    const messages = await renderConversationPrompt(getDb(), ctx, active, request);
+    // The server keeps the history: the prompt's messages join it here, and the turn answers them.
+    await appendMessages(getDb(), conversation, messages);
+    return { messages };
   } catch (error) {
     return toActionError(error, { action: "renderPrompt" });
   }

@@ -1,0 +1,57 @@
+import { createHash, randomUUID } from "node:crypto";
+import { convertToModelMessages, stepCountIs, streamText } from "ai";
+import type { Database } from "@/db/client";
+import type { UserContext } from "@/lib/auth/context";
+import { authSecret } from "@/lib/auth/secret";
+import { logger } from "@/lib/logger";
+import { parseInput } from "@/lib/validation";
+import { getConversation, loadMessages, saveMessages } from "./conversations";
+import { chatModel } from "./model";
+import { describeModelError } from "./model-errors";
+import { prepareConversation } from "./prepare-conversation";
+import { attachmentForModel } from "./resource-attachments";
+import { historyForTurn } from "./turn-history";
+import { chatTurnRequestSchema } from "./turn-request";
+
+const MAX_STEPS = 8;
+
+/**
+ * One turn of a conversation: the stored history with what the user just said, the AI SDK's multi-step tool
+ * loop over the conversation's tools, streamed as UI message chunks; the turn is stored when it ends.
+ */
+export async function chatTurn(
+  db: Database,
+  ctx: UserContext,
+  input: unknown,
+  options: { signal?: AbortSignal } = {},
+): Promise<Response> {
+  const request = parseInput(chatTurnRequestSchema, input);
+  const conversation = await getConversation(db, ctx, request.id);
+  const messages = await historyForTurn(await loadMessages(db, conversation.id), request);
+  const { agent, active, capabilities } = await prepareConversation(db, ctx, conversation);
+  const { model, name, baseURL } = chatModel(agent.model);
+  const result = streamText({
+    model,
+    system: agent.instructions || undefined,
+    // Every discovered tool, so results of tools since switched off are still cut to the budget.
+    messages: await convertToModelMessages(messages, {
+      tools: capabilities.tools,
+      ignoreIncompleteToolCalls: true,
+      convertDataPart: (part) => (part.type === "data-resource" ? attachmentForModel(part.data) : undefined),
+    }),
+    tools: active.tools,
+    experimental_toolApprovalSecret: createHash("sha256").update(`tool-approval:${authSecret()}`).digest(),
+    stopWhen: stepCountIs(MAX_STEPS),
+    abortSignal: options.signal,
+    onError: ({ error }) =>
+      logger.warn("chat stream failed", { conversationId: conversation.id, err: error }),
+  });
+  return result.toUIMessageStreamResponse({
+    originalMessages: messages,
+    generateMessageId: () => randomUUID(),
+    onFinish: async ({ messages: finished }) => {
+      await saveMessages(db, conversation, finished);
+    },
+    onError: (error) => describeModelError(error, { name, baseURL }),
+  });
+}

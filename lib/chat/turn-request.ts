@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { resourceAttachmentSchema } from "./resource-attachments";
+
+/** What the browser may say in a turn: never the history, never what the assistant or a tool said. */
+const userPartSchema = z.discriminatedUnion(
+  "type",
+  [
+    z.object({
+      type: z.literal("text"),
+      text: z.string().max(100_000, { error: "A message is at most 100,000 characters." }),
+    }),
+    z.object({
+      type: z.literal("data-resource"),
+      id: z.string().max(200).optional(),
+      data: resourceAttachmentSchema,
+    }),
+  ],
+  { error: "A message holds text and attached resources only." },
+);
+
+export const chatTurnRequestSchema = z
+  .object({
+    id: z.string({ error: "id (the conversation) is required" }).min(1),
+    /** A new message of the user. */
+    message: z
+      .object({
+        id: z
+          .string()
+          .regex(/^[\w-]{1,100}$/, { error: "message.id must be 1 to 100 letters, digits, _ or -." }),
+        role: z.literal("user", { error: "Only the user's own message can be sent." }),
+        parts: z.array(userPartSchema).min(1, { error: "The message is empty." }).max(50),
+      })
+      .optional(),
+    /** The user's answers to tool calls waiting for approval in the last assistant message. */
+    approvals: z
+      .array(
+        z.object({
+          id: z.string().min(1).max(200),
+          approved: z.boolean(),
+          reason: z.string().max(1_000).optional(),
+        }),
+      )
+      .min(1)
+      .max(100)
+      .optional(),
+    /** Answer the last user message again, replacing the answer it had. */
+    regenerate: z.literal(true).optional(),
+  })
+  .strict()
+  .refine((body) => [body.message, body.approvals, body.regenerate].filter(Boolean).length === 1, {
+    error: "Send exactly one of message, approvals or regenerate.",
+  });
+
+export type ChatTurnRequest = z.infer<typeof chatTurnRequestSchema>;
+export type Approval = NonNullable<ChatTurnRequest["approvals"]>[number];
