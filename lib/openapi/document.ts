@@ -16,17 +16,27 @@ const errorResponse = (description: string) => ({
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
 });
 
-/** The OpenAPI 3.1 description of the REST API, with the parameter schema of each tool the caller can use. */
-export function buildOpenApiDocument(tools: ToolDescriptor[], serverUrl: string) {
+/**
+ * The OpenAPI 3.1 description of the REST API, with the parameter schema of each tool the caller can use.
+ * `invokeRequest` is the JSON Schema of the invoke body, derived from the zod schema the route parses with;
+ * each tool gets a variant of it whose tool_name is that tool and whose params are that tool's schema.
+ */
+export function buildOpenApiDocument(
+  tools: ToolDescriptor[],
+  serverUrl: string,
+  invokeRequest: Record<string, unknown>,
+) {
+  const { properties = {}, ...invokeBody } = invokeRequest as {
+    properties?: Record<string, Record<string, unknown>>;
+  };
   const invokeVariants = tools.map((tool) => ({
     title: tool.name,
-    type: "object",
+    ...invokeBody,
     properties: {
-      tool_name: { const: tool.name },
+      ...properties,
+      tool_name: { ...properties.tool_name, const: tool.name },
       params: { $ref: `#/components/schemas/${schemaName(tool.name)}` },
     },
-    required: ["tool_name"],
-    additionalProperties: false,
   }));
   return {
     openapi: "3.1.0",
@@ -82,7 +92,7 @@ export function buildOpenApiDocument(tools: ToolDescriptor[], serverUrl: string)
             required: true,
             content: {
               "application/json": {
-                schema: invokeVariants.length > 0 ? { oneOf: invokeVariants } : { type: "object" },
+                schema: invokeVariants.length > 0 ? { oneOf: invokeVariants } : invokeRequest,
               },
             },
           },

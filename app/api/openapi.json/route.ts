@@ -5,7 +5,9 @@ import { apiRoute } from "@/lib/http/api-route";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { builtinTools } from "@/lib/tools/builtin";
 import { listTools } from "@/lib/tools/catalog";
+import { inputJsonSchema } from "@/lib/tools/tool-args";
 import type { ToolDescriptor } from "@/lib/tools/types";
+import { invokeRequestSchema } from "../mcp/invoke/schema";
 
 export const dynamic = "force-dynamic";
 
@@ -23,5 +25,5 @@ export const GET = apiRoute("GET /api/openapi.json", async (request) => {
     if (!(error instanceof UnauthorizedError)) throw error;
   }
   const origin = new URL(request.url).origin;
-  return Response.json(buildOpenApiDocument(tools, origin));
+  return Response.json(buildOpenApiDocument(tools, origin, inputJsonSchema(invokeRequestSchema)));
 });

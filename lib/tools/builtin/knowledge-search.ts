@@ -1,42 +1,31 @@
 import { z } from "zod";
 import { searchBackend } from "@/lib/search/search-backends";
-import { parseToolArgs } from "../tool-args";
-import { type BuiltinTool, jsonResult } from "../types";
+import { jsonResult } from "../types";
+import { defineBuiltinTool } from "./define";
 
-const argsSchema = z
+const QUERY_REQUIRED = "query is required";
+
+export const knowledgeSearchArgs = z
   .object({
     query: z
-      .string()
+      .string({ error: (issue) => (issue.input === undefined ? QUERY_REQUIRED : "query must be a string") })
+      .min(1, { error: QUERY_REQUIRED, abort: true })
+      .max(500, { error: "query is at most 500 characters" })
+      // Not only blanks; checked before the trim so the listed schema (a pattern) says the same.
+      .regex(/\S/, { error: QUERY_REQUIRED })
       .trim()
-      .min(1, { error: "query is required" })
-      .max(500, { error: "query is at most 500 characters" }),
-    limit: z.number().int().min(1).max(50).default(10),
+      .meta({ description: "Words to search for." }),
+    limit: z.number().int().min(1).max(50).default(10).meta({ description: "How many results at most." }),
   })
   .strict();
 
 /** Full-text search over the organization's knowledge nodes, ranked, with highlighted snippets. */
-export const knowledgeSearch: BuiltinTool = {
+export const knowledgeSearch = defineBuiltinTool({
   name: "knowledge_search",
   description:
     "Search the organization's knowledge nodes by keywords. Returns the best matching nodes, ranked, with snippets where the words appear highlighted in <mark> tags.",
-  source: "builtin",
-  inputSchema: {
-    type: "object",
-    properties: {
-      query: { type: "string", minLength: 1, maxLength: 500, description: "Words to search for." },
-      limit: {
-        type: "integer",
-        minimum: 1,
-        maximum: 50,
-        default: 10,
-        description: "How many results at most.",
-      },
-    },
-    required: ["query"],
-    additionalProperties: false,
-  },
-  async run(db, ctx, raw) {
-    const args = parseToolArgs(argsSchema, raw);
+  args: knowledgeSearchArgs,
+  async run(db, ctx, args) {
     const backend = searchBackend(db);
     const hits = await backend.search(ctx.orgId, args.query, args.limit);
     return jsonResult({
@@ -47,4 +36,4 @@ export const knowledgeSearch: BuiltinTool = {
       total: hits.length,
     });
   },
-};
+});

@@ -1,43 +1,29 @@
 import { z } from "zod";
-import { ValidationError } from "@/lib/errors";
 import { findKnowledgeNodesByName } from "@/lib/knowledge/nodes";
-import { parseToolArgs } from "../tool-args";
-import { type BuiltinTool, jsonResult } from "../types";
+import { jsonResult } from "../types";
+import { defineBuiltinTool } from "./define";
 
-const argsSchema = z
+// Seed 002, requirement 3.4: empty or missing (or not a list) is answered with exactly this.
+const NODE_NAMES_REQUIRED = "node_names is required";
+
+export const nodeKnowledgeRetrieverArgs = z
   .object({
-    node_names: z.array(z.string().min(1).max(200)).min(1).max(100),
-    include_metadata: z.boolean().default(false),
+    node_names: z
+      .array(z.string().min(1).max(200), { error: NODE_NAMES_REQUIRED })
+      .min(1, { error: NODE_NAMES_REQUIRED })
+      .max(100)
+      .meta({ description: "Names of the nodes to retrieve." }),
+    include_metadata: z.boolean().default(false).meta({ description: "Include each node's metadata." }),
   })
   .strict();
 
 /** Fetches the knowledge of named nodes (seed 002, requirement 3). */
-export const nodeKnowledgeRetriever: BuiltinTool = {
+export const nodeKnowledgeRetriever = defineBuiltinTool({
   name: "node_knowledge_retriever",
   description:
     "Retrieve the stored knowledge of one or more nodes by their exact names. Returns, per requested node, whether it was found and its knowledge; metadata only when include_metadata is true.",
-  source: "builtin",
-  inputSchema: {
-    type: "object",
-    properties: {
-      node_names: {
-        type: "array",
-        items: { type: "string", minLength: 1, maxLength: 200 },
-        minItems: 1,
-        maxItems: 100,
-        description: "Names of the nodes to retrieve.",
-      },
-      include_metadata: { type: "boolean", default: false, description: "Include each node's metadata." },
-    },
-    required: ["node_names"],
-    additionalProperties: false,
-  },
-  async run(db, ctx, raw) {
-    const names = (raw as { node_names?: unknown } | undefined)?.node_names;
-    if (!Array.isArray(names) || names.length === 0) {
-      throw new ValidationError("node_names is required", { node_names: ["node_names is required"] });
-    }
-    const { node_names, include_metadata } = parseToolArgs(argsSchema, raw);
+  args: nodeKnowledgeRetrieverArgs,
+  async run(db, ctx, { node_names, include_metadata }) {
     const found = new Map(
       (await findKnowledgeNodesByName(db, ctx.orgId, node_names)).map((node) => [node.name, node]),
     );
@@ -53,4 +39,4 @@ export const nodeKnowledgeRetriever: BuiltinTool = {
     });
     return jsonResult({ success: true, results, total_nodes: results.length });
   },
-};
+});
