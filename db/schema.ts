@@ -1,3 +1,4 @@
+import type { Prompt, Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { sql } from "drizzle-orm";
 import {
   bigserial,
@@ -117,14 +118,11 @@ export const mcpIntegrations = pgTable(
   ],
 );
 
+/** A discovery's tools, resources and prompts, as the server listed them (the MCP SDK's types). */
 export interface DiscoveredSnapshot {
-  tools: { name: string; title?: string; description?: string; inputSchema: Record<string, unknown> }[];
-  resources: { uri: string; name: string; description?: string; mimeType?: string }[];
-  prompts: {
-    name: string;
-    description?: string;
-    arguments?: { name: string; description?: string; required?: boolean }[];
-  }[];
+  tools: Tool[];
+  resources: Resource[];
+  prompts: Prompt[];
 }
 
 export type McpIntegrationRow = typeof mcpIntegrations.$inferSelect;

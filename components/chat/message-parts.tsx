@@ -3,7 +3,7 @@ import { FileText } from "lucide-react";
 import type { ReactNode } from "react";
 import { ToolResult } from "@/components/integrations/tool-result";
 import { cn } from "@/lib/cn";
-import type { ToolExecutionResult } from "@/lib/mcp/types";
+import type { ToolResult as ToolResultData } from "@/lib/tools/types";
 import { Markdown } from "./markdown";
 
 type ToolPart = {
@@ -21,13 +21,10 @@ function isToolPart(part: UIMessage["parts"][number]): part is UIMessage["parts"
   return part.type === "dynamic-tool" || part.type.startsWith("tool-");
 }
 
-/** An MCP tool's result (content items, images included), as opposed to a built-in tool's plain value. */
-function isToolExecutionResult(output: unknown): output is ToolExecutionResult {
+/** A tool result in MCP's shape (content items, images included), as opposed to a plain value. */
+function isToolResult(output: unknown): output is ToolResultData {
   return (
-    typeof output === "object" &&
-    output !== null &&
-    "isError" in output &&
-    ("content" in output || "errorMessage" in output)
+    typeof output === "object" && output !== null && "content" in output && Array.isArray(output.content)
   );
 }
 
@@ -122,7 +119,7 @@ export function MessageParts({
                   <div data-testid="tool-output">
                     {part.errorText ? (
                       <pre className="overflow-x-auto rounded bg-muted p-2 text-xs">{part.errorText}</pre>
-                    ) : isToolExecutionResult(part.output) ? (
+                    ) : isToolResult(part.output) ? (
                       <ToolResult result={part.output} />
                     ) : (
                       <pre className="overflow-x-auto rounded bg-muted p-2 text-xs">

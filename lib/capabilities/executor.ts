@@ -21,13 +21,10 @@ export function capabilityLimits(): SandboxLimits {
 
 /** What `tools.call` gives capability code: structured data when there is some, else the text. */
 export function valueForCode(result: ToolResult): unknown {
-  if (result.isError) {
-    const text = result.content.map((part) => (part.type === "text" ? String(part.text) : "")).join("\n");
-    throw new Error(result.errorMessage ?? (text || "The tool failed."));
-  }
+  const texts = result.content.map((part) => (part.type === "text" ? part.text : ""));
+  if (result.isError) throw new Error(result.errorMessage ?? (texts.join("\n") || "The tool failed."));
   if (result.structuredContent) return result.structuredContent;
-  if (result.content.every((part) => part.type === "text"))
-    return result.content.map((part) => String(part.text)).join("\n");
+  if (result.content.every((part) => part.type === "text")) return texts.join("\n");
   return result.content;
 }
 

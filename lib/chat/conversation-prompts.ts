@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
+import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
 import type { UIMessage } from "ai";
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import type { UserContext } from "@/lib/auth/context";
 import { NotFoundError, ValidationError } from "@/lib/errors";
-import type { McpContent } from "@/lib/mcp/types";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { parseInput } from "@/lib/validation";
 import type { ConversationCapabilities } from "./conversation-start";
@@ -18,18 +18,17 @@ const promptRequestSchema = z.object({
   ),
 });
 
-function partOf(content: McpContent): UIMessage["parts"][number] {
-  if (content.type === "text" && typeof content.text === "string")
-    return { type: "text", text: content.text };
-  if ((content.type === "image" || content.type === "audio") && typeof content.data === "string") {
-    const mediaType = typeof content.mimeType === "string" ? content.mimeType : "application/octet-stream";
+function partOf(content: ContentBlock): UIMessage["parts"][number] {
+  if (content.type === "text") return { type: "text", text: content.text };
+  if (content.type === "image" || content.type === "audio") {
+    const mediaType = content.mimeType || "application/octet-stream";
     return { type: "file", mediaType, url: `data:${mediaType};base64,${content.data}` };
   }
-  if (content.type === "resource" && typeof content.resource === "object" && content.resource !== null) {
-    const resource = content.resource as { uri?: string; text?: string };
+  if (content.type === "resource") {
+    const { resource } = content;
     return {
       type: "text",
-      text: `Resource ${resource.uri ?? ""}:\n\n${resource.text ?? "[binary content]"}`,
+      text: `Resource ${resource.uri}:\n\n${"text" in resource ? resource.text : "[binary content]"}`,
     };
   }
   return { type: "text", text: JSON.stringify(content) };
@@ -50,12 +49,13 @@ export async function renderConversationPrompt(
     (p) => p.integrationId === request.integrationId && p.name === request.name,
   );
   if (!prompt) throw new NotFoundError("That prompt");
+  const declared = prompt.arguments ?? [];
   const args = Object.fromEntries(
     Object.entries(request.arguments)
       .map(([key, value]) => [key, value.trim()] as const)
-      .filter(([key, value]) => value !== "" && prompt.arguments.some((a) => a.name === key)),
+      .filter(([key, value]) => value !== "" && declared.some((a) => a.name === key)),
   );
-  const missing = prompt.arguments.filter((a) => a.required && !args[a.name]).map((a) => a.name);
+  const missing = declared.filter((a) => a.required && !args[a.name]).map((a) => a.name);
   if (missing.length > 0) {
     throw new ValidationError(
       `Fill in ${missing.join(", ")}.`,

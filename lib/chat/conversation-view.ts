@@ -1,5 +1,6 @@
+import type { PromptArgument } from "@modelcontextprotocol/sdk/types.js";
 import type { Agent, Conversation, ConversationDiscovery } from "@/db/schema";
-import type { McpPromptArgument } from "@/lib/mcp/types";
+import type { McpPrompt, McpResource } from "@/lib/mcp/types";
 import type { ToolSource } from "@/lib/tools/types";
 import type { ConversationCapabilities } from "./conversation-start";
 
@@ -17,8 +18,8 @@ export interface ConversationView {
   agentName: string;
   discovery: ConversationDiscovery | null;
   tools: ConversationToolView[];
-  resources: { integrationId: string; uri: string; name: string; description?: string; mimeType?: string }[];
-  prompts: { integrationId: string; name: string; description?: string; arguments: McpPromptArgument[] }[];
+  resources: Pick<McpResource, "integrationId" | "uri" | "name" | "description" | "mimeType">[];
+  prompts: (Pick<McpPrompt, "integrationId" | "name" | "description"> & { arguments: PromptArgument[] })[];
   disabledIntegrationIds: string[];
   disabledTools: string[];
   requireApproval: boolean;
@@ -62,7 +63,7 @@ export function conversationView(
         integrationId,
         name,
         description,
-        arguments: args,
+        arguments: args ?? [],
       })),
     disabledIntegrationIds: conversation.disabledIntegrationIds,
     disabledTools: conversation.disabledTools,

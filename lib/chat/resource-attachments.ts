@@ -1,8 +1,8 @@
+import type { BlobResourceContents, TextResourceContents } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import type { UserContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/errors";
-import type { McpResourceContents } from "@/lib/mcp/types";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { parseInput } from "@/lib/validation";
 import type { ConversationCapabilities } from "./conversation-start";
@@ -27,9 +27,9 @@ const readRequestSchema = z.object({
   uri: z.string().min(1, { error: "Choose a resource of this conversation." }).max(2048),
 });
 
-function describeContents(item: McpResourceContents): string {
-  if (typeof item.text === "string") return item.text;
-  const size = item.blob ? Math.round((item.blob.length * 3) / 4 / 1024) : 0;
+function describeContents(item: TextResourceContents | BlobResourceContents): string {
+  if ("text" in item) return item.text;
+  const size = Math.round((item.blob.length * 3) / 4 / 1024);
   return `[binary content: ${item.mimeType ?? "unknown type"}, ${size} KB]`;
 }
 

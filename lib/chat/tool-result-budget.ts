@@ -1,3 +1,6 @@
+import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolExecutionResult } from "@/lib/mcp/types";
+
 /** What the model reads of a tool's result: its text, within a budget. */
 export type ModelToolOutput = { type: "text" | "error-text"; value: string };
 
@@ -6,25 +9,26 @@ function kilobytes(base64: string): string {
 }
 
 /** One MCP content item as text: images and audio become a short note, since the UI shows them instead. */
-function textOfContent(item: Record<string, unknown>): string {
-  if (item.type === "text" && typeof item.text === "string") return item.text;
-  if ((item.type === "image" || item.type === "audio") && typeof item.data === "string") {
-    return `[${item.type}: ${String(item.mimeType ?? "unknown type")}, ${kilobytes(item.data)}; shown to the user]`;
+function textOfContent(item: ContentBlock): string {
+  switch (item.type) {
+    case "text":
+      return item.text;
+    case "image":
+    case "audio":
+      return `[${item.type}: ${item.mimeType || "unknown type"}, ${kilobytes(item.data)}; shown to the user]`;
+    case "resource":
+      return "text" in item.resource
+        ? `Resource ${item.resource.uri}:\n${item.resource.text}`
+        : `[resource ${item.resource.uri}: binary content]`;
+    case "resource_link":
+      return `[resource link: ${item.uri}${item.name ? ` (${item.name})` : ""}]`;
+    default:
+      return JSON.stringify(item);
   }
-  if (item.type === "resource" && typeof item.resource === "object" && item.resource !== null) {
-    const resource = item.resource as Record<string, unknown>;
-    return typeof resource.text === "string"
-      ? `Resource ${String(resource.uri)}:\n${resource.text}`
-      : `[resource ${String(resource.uri)}: binary content]`;
-  }
-  if (item.type === "resource_link")
-    return `[resource link: ${String(item.uri)}${item.name ? ` (${String(item.name)})` : ""}]`;
-  return JSON.stringify(item);
 }
 
-function isMcpResult(
-  output: unknown,
-): output is { isError?: boolean; content?: unknown; errorMessage?: string; structuredContent?: unknown } {
+/** A tool result in MCP's shape: the catalog's, or a call's that never reached its tool (no content at all). */
+function isMcpResult(output: unknown): output is Partial<ToolExecutionResult> {
   return typeof output === "object" && output !== null && ("content" in output || "isError" in output);
 }
 
@@ -42,7 +46,7 @@ export function withinBudget(text: string, maxChars: number): string {
 export function toolOutputForModel(output: unknown, maxChars: number): ModelToolOutput {
   if (!isMcpResult(output))
     return { type: "text", value: withinBudget(JSON.stringify(output ?? null), maxChars) };
-  const content = Array.isArray(output.content) ? (output.content as Record<string, unknown>[]) : [];
+  const content = Array.isArray(output.content) ? output.content : [];
   const text = content.length
     ? content.map(textOfContent).join("\n")
     : output.structuredContent !== undefined

@@ -12,28 +12,15 @@ import {
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import type { Database } from "@/db/client";
 import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { AppError } from "@/lib/errors";
-import { logger } from "@/lib/logger";
 import { listIntegrationsForOrg, type McpIntegration } from "@/lib/mcp/repository";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
-import { invokeTool, listTools, UnknownToolError } from "@/lib/tools/catalog";
+import { callTool, listTools } from "@/lib/tools/catalog";
 import { integrationToolName } from "@/lib/tools/tool-names";
-import { CALL_TOOL, FIND_TOOLS, findTools, metaTools } from "./meta-tools";
+import { CALL_TOOL, callToolArgs, FIND_TOOLS, findTools, findToolsArgs, metaTools } from "./meta-tools";
 import { gatewayResourceUri, parseGatewayResourceUri } from "./resource-names";
-
-const log = logger.child({ component: "gateway" });
-
-const findArgs = z.object({
-  query: z.string({ error: "query must be a string" }).max(500).default(""),
-  limit: z.number().int().min(1).max(50).default(10),
-});
-const callArgs = z.object({
-  name: z.string({ error: "name (the tool to call) is required" }).min(1),
-  arguments: z.record(z.string(), z.unknown()).default({}),
-});
 
 const errorResult = (text: string): CallToolResult => ({ isError: true, content: [{ type: "text", text }] });
 
@@ -48,30 +35,15 @@ async function callCatalogTool(
   name: string,
   args: Record<string, unknown>,
 ): Promise<CallToolResult> {
-  try {
-    const result = await invokeTool(db, ctx, name, args, { surface: "gateway" });
-    const content = result.content.length
-      ? result.content
-      : [
-          {
-            type: "text",
-            text: result.errorMessage ?? (result.isError ? "The tool reported an error." : ""),
-          },
-        ];
-    return {
-      content: content as CallToolResult["content"],
-      ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
-      ...(result.isError ? { isError: true } : {}),
-    };
-  } catch (error) {
-    if (error instanceof UnknownToolError)
-      return errorResult(
-        name.startsWith("mcp__") ? `Capability not found: ${name}` : `Unknown tool: ${name}`,
-      );
-    if (error instanceof AppError && error.type !== "internal") return errorResult(error.message);
-    log.error("gateway tool call failed", { tool: name, orgId: ctx.orgId, err: error });
-    return errorResult("Tool execution failed.");
-  }
+  const result = await callTool(db, ctx, name, args, { surface: "gateway" });
+  const content: CallToolResult["content"] = result.content.length
+    ? result.content
+    : [{ type: "text", text: result.errorMessage ?? (result.isError ? "The tool reported an error." : "") }];
+  return {
+    content,
+    ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
+    ...(result.isError ? { isError: true } : {}),
+  };
 }
 
 function invalidParams(message: string): McpError {
@@ -122,7 +94,7 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     if (name === FIND_TOOLS) {
-      const parsed = findArgs.safeParse(args);
+      const parsed = findToolsArgs.safeParse(args);
       if (!parsed.success) return errorResult(parsed.error.issues.map((issue) => issue.message).join("; "));
       const found = findTools(await listTools(db, ctx), parsed.data.query, parsed.data.limit);
       return asJsonResult({
@@ -134,7 +106,7 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
       });
     }
     if (name === CALL_TOOL) {
-      const parsed = callArgs.safeParse(args);
+      const parsed = callToolArgs.safeParse(args);
       if (!parsed.success) return errorResult(parsed.error.issues.map((issue) => issue.message).join("; "));
       return callCatalogTool(db, ctx, parsed.data.name, parsed.data.arguments);
     }
@@ -177,11 +149,13 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
       .catch((error: unknown) => {
         throw upstreamError(error);
       });
+    // Relayed as read (text or base64 blob, with its mimeType and _meta); only the URI is renamed.
     return {
+      ...read,
       contents: read.contents.map((item) => ({
         ...item,
         uri: gatewayResourceUri(integration.slug, item.uri),
-      })) as { uri: string; text: string }[],
+      })),
     };
   });
 
@@ -215,7 +189,8 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
       .catch((error: unknown) => {
         throw upstreamError(error);
       });
-    return result as { messages: { role: "user"; content: { type: "text"; text: string } }[] };
+    // Relayed as rendered: every role and content type (text, image, audio, embedded resource, resource link).
+    return result;
   });
 
   // Stateless: there is no session to keep a level in, so the request is accepted and logging stays as is.

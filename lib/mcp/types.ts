@@ -1,32 +1,23 @@
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+
+// The MCP shapes are the SDK's own types; the domain only adds the integration each item came from.
+
 /** A tool an MCP server offers, tagged with the integration it came from. */
-export interface McpTool {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  integrationId: string;
-}
+export type McpTool = Tool & { integrationId: string };
 
-export interface McpResource {
-  uri: string;
-  name: string;
-  description?: string;
-  mimeType?: string;
-  integrationId: string;
-}
+/** A resource an MCP server lists, tagged with the integration it came from. */
+export type McpResource = Resource & { integrationId: string };
 
-export interface McpPromptArgument {
-  name: string;
-  description?: string;
-  required?: boolean;
-}
-
-export interface McpPrompt {
-  name: string;
-  description?: string;
-  arguments: McpPromptArgument[];
-  integrationId: string;
-}
+/** A prompt an MCP server offers, tagged with the integration it came from. */
+export type McpPrompt = Prompt & { integrationId: string };
 
 export interface CapabilitiesResult {
   tools: McpTool[];
@@ -34,14 +25,12 @@ export interface CapabilitiesResult {
   prompts: McpPrompt[];
 }
 
-/** MCP content as the server sent it: text, image, audio, embedded resource or resource link. */
-export type McpContent = Record<string, unknown> & { type: string };
-
 /** What a tool call gives back; a failure on the server is a result the LLM can read, not an exception. */
 export interface ToolExecutionResult {
   isError: boolean;
-  content: McpContent[] | null;
-  structuredContent?: Record<string, unknown>;
+  /** The content as the server sent it; null when the call itself failed (no answer, a lost connection). */
+  content: CallToolResult["content"] | null;
+  structuredContent?: CallToolResult["structuredContent"];
   errorMessage?: string;
 }
 
@@ -74,49 +63,20 @@ export type McpConnectionConfig = {
 /** What the integration use cases need from an MCP client; tests may fake it. */
 export interface McpClientPort {
   listCapabilities(config: McpConnectionConfig): Promise<{
-    tools: Omit<McpTool, "integrationId">[];
-    resources: Omit<McpResource, "integrationId">[];
-    prompts: Omit<McpPrompt, "integrationId">[];
+    tools: Tool[];
+    resources: Resource[];
+    prompts: Prompt[];
   }>;
   executeTool(
     config: McpConnectionConfig,
     name: string,
     args: Record<string, unknown>,
   ): Promise<ToolExecutionResult>;
-  readResource(config: McpConnectionConfig, uri: string): Promise<ResourceReadResult>;
-  listResourceTemplates(config: McpConnectionConfig): Promise<McpResourceTemplate[]>;
+  readResource(config: McpConnectionConfig, uri: string): Promise<ReadResourceResult>;
+  listResourceTemplates(config: McpConnectionConfig): Promise<ResourceTemplate[]>;
   getPrompt(
     config: McpConnectionConfig,
     name: string,
     args: Record<string, string>,
-  ): Promise<PromptGetResult>;
-}
-
-export interface McpResourceTemplate {
-  uriTemplate: string;
-  name: string;
-  description?: string;
-  mimeType?: string;
-}
-
-/** One item of a resources/read answer: text, or base64 in `blob`. */
-export interface McpResourceContents {
-  uri: string;
-  mimeType?: string;
-  text?: string;
-  blob?: string;
-}
-
-export interface ResourceReadResult {
-  contents: McpResourceContents[];
-}
-
-export interface McpPromptMessage {
-  role: "user" | "assistant";
-  content: McpContent;
-}
-
-export interface PromptGetResult {
-  description?: string;
-  messages: McpPromptMessage[];
+  ): Promise<GetPromptResult>;
 }

@@ -1,3 +1,4 @@
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/db/client";
 import type { Capability } from "@/db/schema";
 import type { RequestContext } from "@/lib/auth/context";
@@ -37,11 +38,11 @@ export class UnknownToolError extends AppError {
 /** How an integration's tool is listed everywhere: its prefixed name and a description that says where from. */
 export function integrationToolDescriptor(
   integration: Pick<McpIntegration, "slug" | "name">,
-  tool: { name: string; title?: string; description?: string; inputSchema: Record<string, unknown> },
+  tool: Pick<Tool, "name" | "title" | "description" | "annotations" | "inputSchema">,
 ): ToolDescriptor {
   return {
     name: integrationToolName(integration.slug, tool.name),
-    description: `${tool.description ?? tool.title ?? tool.name} (from ${integration.name})`,
+    description: `${tool.description ?? tool.title ?? tool.annotations?.title ?? tool.name} (from ${integration.name})`,
     inputSchema: tool.inputSchema,
     source: "integration",
   };
@@ -79,9 +80,18 @@ async function loadEntries(
     if (allows(scope.builtins, tool.name)) add({ descriptor: tool, kind: "builtin", tool });
   // For one call, only the rows that could hold that name are read, in the same order as the full listing.
   const { only } = options;
+  const none = Promise.resolve([]);
   const [rows, ownCapabilities] = await Promise.all([
-    only ? listIntegrationsForToolName(db, ctx.orgId, only) : listIntegrationsForOrg(db, ctx.orgId),
-    only ? listCapabilitiesForToolName(db, ctx.orgId, only) : listCapabilities(db, ctx.orgId),
+    scope.integrationIds?.length === 0
+      ? none
+      : only
+        ? listIntegrationsForToolName(db, ctx.orgId, only)
+        : listIntegrationsForOrg(db, ctx.orgId),
+    scope.capabilityIds?.length === 0
+      ? none
+      : only
+        ? listCapabilitiesForToolName(db, ctx.orgId, only)
+        : listCapabilities(db, ctx.orgId),
   ]);
   // An editor's draft is what its test run calls, whatever else might hold its name.
   const { draft } = scope;

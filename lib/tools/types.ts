@@ -1,6 +1,6 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/db/client";
 import type { RequestContext } from "@/lib/auth/context";
-import type { McpContent } from "@/lib/mcp/types";
 
 export type ToolSource = "builtin" | "integration" | "capability";
 
@@ -12,12 +12,11 @@ export interface ToolDescriptor {
   source: ToolSource;
 }
 
-export interface ToolResult {
-  isError: boolean;
-  content: McpContent[];
-  structuredContent?: Record<string, unknown>;
-  errorMessage?: string;
-}
+/**
+ * What every tool call answers, on every surface: MCP's own `CallToolResult`, plus, on a failure, the message
+ * that says why in one line (the REST error contract's `details`, the log's `errorMessage`).
+ */
+export type ToolResult = CallToolResult & { errorMessage?: string };
 
 export interface BuiltinTool extends ToolDescriptor {
   source: "builtin";

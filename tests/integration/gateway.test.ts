@@ -1,16 +1,17 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE, GET } from "@/app/api/mcp/route";
 import type { DatabaseHandle } from "@/db/client";
-import { eq } from "drizzle-orm";
 import { mcpIntegrations, organizations } from "@/db/schema";
 import { createApiKey } from "@/lib/api-keys/api-keys";
-import { runCli } from "@/lib/cli/run";
 import type { UserContext } from "@/lib/auth/context";
+import { runCli } from "@/lib/cli/run";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration, testIntegration } from "@/lib/mcp/integrations-service";
+import { type RunningFixture, startEverything, startFixture } from "../fixtures/mcp/start-fixture";
 import { connectGateway, GATEWAY_URL, gatewayRoute, textOf, useDatabase } from "./gateway-client";
-import { startEverything } from "../fixtures/mcp/start-fixture";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
 
@@ -24,6 +25,7 @@ let keyA: string;
 let metaKeyA: string;
 let keyB: string;
 const clients: Client[] = [];
+let rich: RunningFixture;
 
 async function connect(key: string): Promise<Client> {
   const client = await connectGateway(key);
@@ -37,6 +39,15 @@ beforeAll(async () => {
   [a, b] = (await registerOwners(handle.db, "Ada", "Bo")) as [UserContext, UserContext];
   const everything = await createIntegration(handle.db, a, { source: "catalog", catalogKey: "everything" });
   await testIntegration(handle.db, a, everything.id);
+  // A server whose prompt and resource hold every role and content type MCP has.
+  rich = await startFixture("rich-content");
+  const richIntegration = await createIntegration(handle.db, a, {
+    source: "custom",
+    name: "Rich",
+    transport: "streamable-http",
+    url: rich.url,
+  });
+  expect((await testIntegration(handle.db, a, richIntegration.id)).ok).toBe(true);
   await createIntegration(handle.db, a, {
     source: "custom",
     name: "Gone",
@@ -52,6 +63,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close()));
   await getMcpClient().pool.closeAll();
+  await rich?.stop();
   useDatabase(undefined);
   await handle?.close();
 });
@@ -180,6 +192,105 @@ describe("the MCP gateway", () => {
     await expect(
       client.getPrompt({ name: "everything_args-prompt", arguments: { city: "x" } }),
     ).rejects.toThrow(/Prompt not found/);
+  });
+});
+
+/** The SDK's client straight to an upstream server, to compare the gateway's answers with. */
+async function connectDirect(url: string): Promise<Client> {
+  const client = new Client({ name: "direct-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  clients.push(client);
+  return client;
+}
+
+/**
+ * Everything stamps its dynamic resources with the time of day (to the second), so a gateway answer is compared
+ * with direct answers on either side of it, asked again when those two straddle a second.
+ */
+async function besideDirect<T>(direct: () => Promise<T>, viaGateway: () => Promise<T>) {
+  for (let attempt = 1; ; attempt++) {
+    const before = await direct();
+    const relayed = await viaGateway();
+    const after = await direct();
+    if (JSON.stringify(before) === JSON.stringify(after) || attempt === 5)
+      return { upstream: before, relayed };
+  }
+}
+
+const bytesOf = (item: { blob: string } | { text: string } | undefined) =>
+  item && "blob" in item ? Buffer.from(item.blob, "base64") : undefined;
+
+describe("the gateway relays resources and prompts as the upstream sent them", () => {
+  let everything: RunningFixture;
+  let everythingDirect: Client;
+  let richDirect: Client;
+
+  beforeAll(async () => {
+    everything = await startEverything("streamableHttp");
+    everythingDirect = await connectDirect(everything.url);
+    richDirect = await connectDirect(rich.url);
+  }, 30_000);
+
+  afterAll(async () => {
+    await everythingDirect?.close();
+    await richDirect?.close();
+    await everything?.stop();
+  });
+
+  it("reads Everything's blob resource byte for byte, renaming only its URI", async () => {
+    const client = await connect(keyA);
+    const uri = "demo://resource/dynamic/blob/1";
+    const { upstream, relayed } = await besideDirect(
+      () => everythingDirect.readResource({ uri }),
+      () => client.readResource({ uri: `switchboard://everything/${uri}` }),
+    );
+    const [item] = upstream.contents;
+    if (!item || !("blob" in item)) throw new Error("Everything sent no blob");
+    expect(relayed.contents).toEqual([{ ...item, uri: `switchboard://everything/${uri}` }]);
+    expect(bytesOf(relayed.contents[0])).toEqual(bytesOf(item));
+    expect(bytesOf(item)?.length).toBeGreaterThan(0);
+  });
+
+  it("renders Everything's prompt with an embedded blob resource exactly as Everything does", async () => {
+    const client = await connect(keyA);
+    const args = { resourceType: "Blob", resourceId: "3" };
+    const { upstream, relayed } = await besideDirect(
+      () => everythingDirect.getPrompt({ name: "resource-prompt", arguments: args }),
+      () => client.getPrompt({ name: "everything_resource-prompt", arguments: args }),
+    );
+    expect(upstream.messages.map((message) => message.content.type)).toEqual(["text", "resource"]);
+    expect(relayed.messages).toEqual(upstream.messages);
+  });
+
+  it("keeps every role and content type of a prompt, and every item of a read, with their metadata", async () => {
+    const client = await connect(keyA);
+    const upstreamPrompt = await richDirect.getPrompt({ name: "mixed" });
+    const relayedPrompt = await client.getPrompt({ name: "rich_mixed" });
+    expect(relayedPrompt.messages).toEqual(upstreamPrompt.messages);
+    expect(relayedPrompt.description).toBe(upstreamPrompt.description);
+    expect(relayedPrompt.messages.map(({ role, content }) => `${role}:${content.type}`)).toEqual([
+      "user:text",
+      "assistant:text",
+      "user:image",
+      "assistant:audio",
+      "user:resource",
+      "assistant:resource_link",
+    ]);
+
+    const uri = "fixture://rich/bytes.bin";
+    const gatewayUri = `switchboard://rich/${uri}`;
+    const { resources } = await client.listResources();
+    expect(resources.find((resource) => resource.uri === gatewayUri)).toEqual({
+      uri: gatewayUri,
+      name: "bytes.bin",
+      mimeType: "application/octet-stream",
+      size: 256,
+    });
+    const upstreamRead = await richDirect.readResource({ uri });
+    const relayedRead = await client.readResource({ uri: gatewayUri });
+    expect(relayedRead.contents).toEqual(upstreamRead.contents.map((item) => ({ ...item, uri: gatewayUri })));
+    expect(relayedRead.contents[0]).toMatchObject({ _meta: { "fixture/bytes": 256 } });
+    expect(bytesOf(relayedRead.contents[0])).toEqual(Buffer.from(Array.from({ length: 256 }, (_, i) => i)));
   });
 });
 

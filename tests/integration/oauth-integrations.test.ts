@@ -95,7 +95,8 @@ async function connect(ctx: RequestContext, integrationId: string, personal = fa
 async function whoami(ctx: RequestContext, integrationId: string) {
   try {
     const result = await runIntegrationTool(db(), ctx, integrationId, "whoami", {});
-    return result.isError ? `error: ${result.errorMessage}` : (result.content?.[0]?.text as string);
+    const first = result.content[0];
+    return result.isError ? `error: ${result.errorMessage}` : first?.type === "text" ? first.text : "";
   } catch (error) {
     if (error instanceof AppError) return `error: ${error.message}`;
     throw error;

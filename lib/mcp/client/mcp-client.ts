@@ -1,16 +1,13 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type {
-  McpClientPort,
-  McpConnectionConfig,
-  McpContent,
-  McpPrompt,
-  McpResource,
-  McpResourceTemplate,
-  McpTool,
-  PromptGetResult,
-  ResourceReadResult,
-  ToolExecutionResult,
-} from "../types";
+  CallToolResult,
+  CompatibilityCallToolResult,
+  ContentBlock,
+  GetPromptResult,
+  ReadResourceResult,
+  ResourceTemplate,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { McpClientPort, McpConnectionConfig, ToolExecutionResult } from "../types";
 import { describeMcpFailure } from "./describe-error";
 import type { McpSessionPool } from "./session-pool";
 
@@ -29,13 +26,18 @@ async function collectPages<T>(fetchPage: (cursor?: string) => Promise<{ items: 
   return items;
 }
 
-function textOf(content: McpContent[]): string | undefined {
+function textOf(content: ContentBlock[]): string | undefined {
   const text = content
-    .filter((part) => part.type === "text" && typeof part.text === "string")
-    .map((part) => part.text as string)
+    .map((part) => (part.type === "text" ? part.text : ""))
+    .filter(Boolean)
     .join("\n")
     .trim();
   return text || undefined;
+}
+
+/** A result in today's shape; a server on the 2024-10-07 protocol may answer `{ toolResult }` instead. */
+function isCallToolResult(result: CallToolResult | CompatibilityCallToolResult): result is CallToolResult {
+  return Array.isArray(result.content);
 }
 
 /** The MCP client on the official SDK, over pooled sessions. */
@@ -54,46 +56,24 @@ export class SdkMcpClient implements McpClientPort {
     const options = { timeout: config.timeoutMs };
     return this.run(config, async (client) => {
       const capabilities = client.getServerCapabilities() ?? {};
+      // Kept as the server listed them (the SDK's types), so every surface relays them unchanged.
       const [tools, resources, prompts] = await Promise.all([
         capabilities.tools
-          ? collectPages<Omit<McpTool, "integrationId">>(async (cursor) => {
+          ? collectPages(async (cursor) => {
               const page = await client.listTools(cursor ? { cursor } : {}, options);
-              return {
-                nextCursor: page.nextCursor,
-                items: page.tools.map((tool) => ({
-                  name: tool.name,
-                  title: tool.title ?? tool.annotations?.title,
-                  description: tool.description,
-                  inputSchema: tool.inputSchema as Record<string, unknown>,
-                })),
-              };
+              return { items: page.tools, nextCursor: page.nextCursor };
             })
           : [],
         capabilities.resources
-          ? collectPages<Omit<McpResource, "integrationId">>(async (cursor) => {
+          ? collectPages(async (cursor) => {
               const page = await client.listResources(cursor ? { cursor } : {}, options);
-              return {
-                nextCursor: page.nextCursor,
-                items: page.resources.map((resource) => ({
-                  uri: resource.uri,
-                  name: resource.name,
-                  description: resource.description,
-                  mimeType: resource.mimeType,
-                })),
-              };
+              return { items: page.resources, nextCursor: page.nextCursor };
             })
           : [],
         capabilities.prompts
-          ? collectPages<Omit<McpPrompt, "integrationId">>(async (cursor) => {
+          ? collectPages(async (cursor) => {
               const page = await client.listPrompts(cursor ? { cursor } : {}, options);
-              return {
-                nextCursor: page.nextCursor,
-                items: page.prompts.map((prompt) => ({
-                  name: prompt.name,
-                  description: prompt.description,
-                  arguments: prompt.arguments ?? [],
-                })),
-              };
+              return { items: page.prompts, nextCursor: page.nextCursor };
             })
           : [],
       ]);
@@ -109,8 +89,8 @@ export class SdkMcpClient implements McpClientPort {
     const result = await this.run(config, (client) =>
       client.callTool({ name, arguments: args }, undefined, { timeout: config.timeoutMs }),
     );
-    const content = (Array.isArray(result.content) ? result.content : []) as McpContent[];
-    const structuredContent = result.structuredContent as Record<string, unknown> | undefined;
+    const content = isCallToolResult(result) ? result.content : [];
+    const structuredContent = isCallToolResult(result) ? result.structuredContent : undefined;
     if (result.isError) {
       return {
         isError: true,
@@ -122,54 +102,29 @@ export class SdkMcpClient implements McpClientPort {
     return { isError: false, content, ...(structuredContent ? { structuredContent } : {}) };
   }
 
-  async readResource(config: McpConnectionConfig, uri: string): Promise<ResourceReadResult> {
-    const result = await this.run(config, (client) =>
-      client.readResource({ uri }, { timeout: config.timeoutMs }),
-    );
-    return {
-      contents: result.contents.map((item) => ({
-        uri: item.uri,
-        mimeType: item.mimeType,
-        ...("text" in item && typeof item.text === "string" ? { text: item.text } : {}),
-        ...("blob" in item && typeof item.blob === "string" ? { blob: item.blob } : {}),
-      })),
-    };
+  readResource(config: McpConnectionConfig, uri: string): Promise<ReadResourceResult> {
+    return this.run(config, (client) => client.readResource({ uri }, { timeout: config.timeoutMs }));
   }
 
-  listResourceTemplates(config: McpConnectionConfig): Promise<McpResourceTemplate[]> {
+  listResourceTemplates(config: McpConnectionConfig): Promise<ResourceTemplate[]> {
     return this.run(config, async (client) => {
       if (!client.getServerCapabilities()?.resources) return [];
-      return collectPages<McpResourceTemplate>(async (cursor) => {
+      return collectPages(async (cursor) => {
         const page = await client.listResourceTemplates(cursor ? { cursor } : {}, {
           timeout: config.timeoutMs,
         });
-        return {
-          items: page.resourceTemplates.map(({ uriTemplate, name, description, mimeType }) => ({
-            uriTemplate,
-            name,
-            description,
-            mimeType,
-          })),
-          nextCursor: page.nextCursor,
-        };
+        return { items: page.resourceTemplates, nextCursor: page.nextCursor };
       });
     });
   }
 
-  async getPrompt(
+  getPrompt(
     config: McpConnectionConfig,
     name: string,
     args: Record<string, string>,
-  ): Promise<PromptGetResult> {
-    const result = await this.run(config, (client) =>
+  ): Promise<GetPromptResult> {
+    return this.run(config, (client) =>
       client.getPrompt({ name, arguments: args }, { timeout: config.timeoutMs }),
     );
-    return {
-      description: result.description,
-      messages: result.messages.map((message) => ({
-        role: message.role,
-        content: message.content as McpContent,
-      })),
-    };
   }
 }

@@ -1,5 +1,5 @@
+import type { GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "@/lib/auth/context";
-import type { PromptGetResult } from "../types";
 import type { McpUseCaseDeps } from "./check-integration-access";
 import { runOnIntegration } from "./run-on-integration";
 
@@ -13,7 +13,7 @@ export interface GetMcpPromptQuery {
 export class GetMcpPrompt {
   constructor(private readonly deps: McpUseCaseDeps) {}
 
-  execute(ctx: RequestContext | null | undefined, query: GetMcpPromptQuery): Promise<PromptGetResult> {
+  execute(ctx: RequestContext | null | undefined, query: GetMcpPromptQuery): Promise<GetPromptResult> {
     return runOnIntegration(
       this.deps,
       ctx,

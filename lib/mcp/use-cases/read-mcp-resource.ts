@@ -1,5 +1,5 @@
+import type { ReadResourceResult, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "@/lib/auth/context";
-import type { McpResourceTemplate, ResourceReadResult } from "../types";
 import type { McpUseCaseDeps } from "./check-integration-access";
 import { runOnIntegration } from "./run-on-integration";
 
@@ -12,7 +12,7 @@ export interface ReadMcpResourceQuery {
 export class ReadMcpResource {
   constructor(private readonly deps: McpUseCaseDeps) {}
 
-  execute(ctx: RequestContext | null | undefined, query: ReadMcpResourceQuery): Promise<ResourceReadResult> {
+  execute(ctx: RequestContext | null | undefined, query: ReadMcpResourceQuery): Promise<ReadResourceResult> {
     return runOnIntegration(
       this.deps,
       ctx,
@@ -32,7 +32,7 @@ export class ListMcpResourceTemplates {
   execute(
     ctx: RequestContext | null | undefined,
     query: { integrationId: string },
-  ): Promise<McpResourceTemplate[]> {
+  ): Promise<ResourceTemplate[]> {
     return runOnIntegration(
       this.deps,
       ctx,

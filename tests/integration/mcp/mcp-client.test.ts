@@ -99,7 +99,8 @@ describe.each([
     if (!document) throw new Error("no static document resource");
     const read = await client.readResource(config, document.uri);
     expect(read.contents[0]).toMatchObject({ uri: document.uri });
-    expect(read.contents[0]?.text?.length).toBeGreaterThan(0);
+    const first = read.contents[0];
+    expect(first && "text" in first ? first.text.length : 0).toBeGreaterThan(0);
 
     const prompt = await client.getPrompt(config, "args-prompt", { city: "Lisbon", state: "Lisboa" });
     expect(prompt.messages).toEqual([

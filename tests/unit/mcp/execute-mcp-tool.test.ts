@@ -1,3 +1,4 @@
+import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import type { RequestContext } from "@/lib/auth/context";
 import { AppError, UnauthorizedError } from "@/lib/errors";
@@ -43,7 +44,7 @@ describe("ExecuteMcpTool", () => {
   it("executes the tool and returns its result, passing the client the tool name, parameters and config", async () => {
     const integration = makeIntegration();
     const { deps, useCase } = setup([integration]);
-    const content = [
+    const content: ContentBlock[] = [
       { type: "text", text: "Rate limits are 100 requests per minute." },
       { type: "resource_link", uri: "docs://limits", name: "limits" },
     ];

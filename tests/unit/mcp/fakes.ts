@@ -1,14 +1,12 @@
+import type {
+  GetPromptResult,
+  ReadResourceResult,
+  ResourceTemplate,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "@/lib/auth/context";
 import { createLogger, type Logger } from "@/lib/logger";
 import type { DiscoveryOutcome, McpIntegration, McpIntegrationsRepositoryPort } from "@/lib/mcp/repository";
-import type {
-  McpClientPort,
-  McpConnectionConfig,
-  McpResourceTemplate,
-  PromptGetResult,
-  ResourceReadResult,
-  ToolExecutionResult,
-} from "@/lib/mcp/types";
+import type { McpClientPort, McpConnectionConfig, ToolExecutionResult } from "@/lib/mcp/types";
 import type { McpUseCaseDeps } from "@/lib/mcp/use-cases/check-integration-access";
 
 export const ORG_ID = "0c0c0c0c-0000-4000-8000-000000000001";
@@ -94,7 +92,7 @@ export class FakeMcpClient implements McpClientPort {
     args: Record<string, unknown>,
   ) => Promise<ToolExecutionResult> = async () => ({ isError: false, content: [] });
 
-  onReadResource: (config: McpConnectionConfig, uri: string) => Promise<ResourceReadResult> = async (
+  onReadResource: (config: McpConnectionConfig, uri: string) => Promise<ReadResourceResult> = async (
     _,
     uri,
   ) => ({
@@ -105,7 +103,7 @@ export class FakeMcpClient implements McpClientPort {
     config: McpConnectionConfig,
     name: string,
     args: Record<string, string>,
-  ) => Promise<PromptGetResult> = async () => ({ messages: [] });
+  ) => Promise<GetPromptResult> = async () => ({ messages: [] });
 
   get callCount(): number {
     return this.listCapabilitiesCalls.length + this.executeToolCalls.length;
@@ -125,11 +123,11 @@ export class FakeMcpClient implements McpClientPort {
     return this.onExecuteTool(config, name, args);
   }
 
-  listResourceTemplates(): Promise<McpResourceTemplate[]> {
+  listResourceTemplates(): Promise<ResourceTemplate[]> {
     return Promise.resolve([]);
   }
 
-  readResource(config: McpConnectionConfig, uri: string): Promise<ResourceReadResult> {
+  readResource(config: McpConnectionConfig, uri: string): Promise<ReadResourceResult> {
     return this.onReadResource(config, uri);
   }
 
@@ -137,7 +135,7 @@ export class FakeMcpClient implements McpClientPort {
     config: McpConnectionConfig,
     name: string,
     args: Record<string, string>,
-  ): Promise<PromptGetResult> {
+  ): Promise<GetPromptResult> {
     return this.onGetPrompt(config, name, args);
   }
 }
