@@ -1,12 +1,13 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { useActionState } from "react";
 import { saveAgentAction } from "@/app/(app)/agents/actions";
 import type { FormState } from "@/components/forms/form-state";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { Alert } from "@/components/ui/alert";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { ScopeFieldset } from "./scope-fieldset";
 
 export interface AgentFormValues {
   id: string | null;
@@ -39,12 +40,6 @@ export function AgentForm({
   readOnly: boolean;
 }) {
   const [state, action] = useActionState<FormState, FormData>(saveAgentAction.bind(null, agent.id), {});
-  const [scope, setScope] = useState<"all" | "selected">(
-    agent.mcpIntegrationIds === null ? "all" : "selected",
-  );
-  const [capabilityScope, setCapabilityScope] = useState<"all" | "selected">(
-    agent.capabilityIds === null ? "all" : "selected",
-  );
   const fieldError = (name: string) => state.fields?.[name]?.join(" ");
   return (
     <form action={action} className="grid max-w-2xl gap-5" noValidate aria-label="Agent">
@@ -80,103 +75,37 @@ export function AgentForm({
             defaultValue={state.values?.model ?? agent.model}
           />
         </Field>
-        <fieldset className="grid gap-2">
-          <legend className="text-sm font-medium">Integrations</legend>
-          <label className="flex items-center gap-2 text-sm">
-            <input
-              type="radio"
-              name="integrationScope"
-              value="all"
-              checked={scope === "all"}
-              onChange={() => setScope("all")}
-            />
-            All enabled integrations, including ones added later
-          </label>
-          <label className="flex items-center gap-2 text-sm">
-            <input
-              type="radio"
-              name="integrationScope"
-              value="selected"
-              checked={scope === "selected"}
-              onChange={() => setScope("selected")}
-            />
-            Only these
-          </label>
-          {scope === "selected" ? (
-            <div className="ml-6 grid gap-1.5">
-              {integrations.length === 0 ? (
-                <p className="text-sm text-muted-foreground">The organization has no integrations yet.</p>
-              ) : null}
-              {integrations.map((integration) => (
-                <label key={integration.id} className="flex items-center gap-2 text-sm">
-                  <input
-                    type="checkbox"
-                    name="integrationIds"
-                    value={integration.id}
-                    defaultChecked={agent.mcpIntegrationIds?.includes(integration.id)}
-                  />
-                  {integration.name}
-                  {integration.enabled ? null : (
-                    <span className="text-xs text-muted-foreground">(disabled)</span>
-                  )}
-                </label>
-              ))}
-            </div>
-          ) : null}
-          {fieldError("mcpIntegrationIds") ? (
-            <p className="text-xs text-destructive">{fieldError("mcpIntegrationIds")}</p>
-          ) : null}
-        </fieldset>
-        <fieldset className="grid gap-2">
-          <legend className="text-sm font-medium">Capabilities</legend>
-          <label className="flex items-center gap-2 text-sm">
-            <input
-              type="radio"
-              name="capabilityScope"
-              value="all"
-              checked={capabilityScope === "all"}
-              onChange={() => setCapabilityScope("all")}
-            />
-            All capabilities, including ones added later
-          </label>
-          <label className="flex items-center gap-2 text-sm">
-            <input
-              type="radio"
-              name="capabilityScope"
-              value="selected"
-              checked={capabilityScope === "selected"}
-              onChange={() => setCapabilityScope("selected")}
-            />
-            Only the capabilities chosen here
-          </label>
-          {capabilityScope === "selected" ? (
-            <div className="ml-6 grid gap-1.5">
-              {capabilities.length === 0 ? (
-                <p className="text-sm text-muted-foreground">The organization has no capabilities yet.</p>
-              ) : null}
-              {capabilities.map((capability) => (
-                <label key={capability.id} className="flex items-start gap-2 text-sm">
-                  <input
-                    type="checkbox"
-                    name="capabilityIds"
-                    value={capability.id}
-                    defaultChecked={agent.capabilityIds?.includes(capability.id)}
-                    className="mt-1"
-                  />
-                  <span>
-                    <code>{capability.name}</code>
-                    {capability.description ? (
-                      <span className="block text-xs text-muted-foreground">{capability.description}</span>
-                    ) : null}
-                  </span>
-                </label>
-              ))}
-            </div>
-          ) : null}
-          {fieldError("capabilityIds") ? (
-            <p className="text-xs text-destructive">{fieldError("capabilityIds")}</p>
-          ) : null}
-        </fieldset>
+        <ScopeFieldset
+          legend="Integrations"
+          scopeName="integrationScope"
+          allLabel="All enabled integrations, including ones added later"
+          selectedLabel="Only these"
+          name="integrationIds"
+          items={integrations.map((integration) => ({
+            id: integration.id,
+            label: integration.name,
+            note: integration.enabled ? undefined : "(disabled)",
+          }))}
+          checkedIds={agent.mcpIntegrationIds}
+          emptyMessage="The organization has no integrations yet."
+          error={fieldError("mcpIntegrationIds")}
+        />
+        <ScopeFieldset
+          legend="Capabilities"
+          scopeName="capabilityScope"
+          allLabel="All capabilities, including ones added later"
+          selectedLabel="Only the capabilities chosen here"
+          name="capabilityIds"
+          items={capabilities.map((capability) => ({
+            id: capability.id,
+            label: <code>{capability.name}</code>,
+            note: capability.description,
+          }))}
+          checkedIds={agent.capabilityIds}
+          emptyMessage="The organization has no capabilities yet."
+          error={fieldError("capabilityIds")}
+          noteBelow
+        />
         <fieldset className="grid gap-1.5">
           <legend className="mb-1 text-sm font-medium">Built-in tools</legend>
           {builtins.map((tool) => (

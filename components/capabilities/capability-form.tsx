@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, useRef, useState } from "react";
-import { saveCapabilityAction } from "@/app/(app)/capabilities/actions";
+import { type CapabilityDraftInput, saveCapabilityAction } from "@/app/(app)/capabilities/actions";
 import type { FormState } from "@/components/forms/form-state";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { Alert } from "@/components/ui/alert";
@@ -10,21 +10,12 @@ import { Input } from "@/components/ui/input";
 import { CodeEditor } from "./code-editor";
 import { TestRunPanel } from "./test-run-panel";
 
-export interface CapabilityFormValues {
-  id: string | null;
-  namespace: string;
-  action: string;
-  description: string;
-  parametersSchema: string;
-  code: string;
-}
-
 const EXAMPLE_CODE = `// args holds the call's arguments; tools.call(name, args) calls any tool of the organization.
 const echoed = await tools.call("node_knowledge_retriever", { node_names: [args.node] });
 console.log("looked up", args.node);
 return { node: args.node, found: echoed };`;
 
-export const NEW_CAPABILITY: CapabilityFormValues = {
+export const NEW_CAPABILITY: CapabilityDraftInput = {
   id: null,
   namespace: "",
   action: "",
@@ -46,7 +37,7 @@ export function CapabilityForm({
   capability,
   readOnly,
 }: {
-  capability: CapabilityFormValues;
+  capability: CapabilityDraftInput;
   readOnly: boolean;
 }) {
   const [state, action] = useActionState<FormState, FormData>(

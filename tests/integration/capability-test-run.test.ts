@@ -1,6 +1,4 @@
-import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { usageRecords } from "@/db/schema";
 import { resolveUserContext, type UserContext } from "@/lib/auth/context";
 import { registerUser } from "@/lib/auth/users";
 import { createCapability, getCapability } from "@/lib/capabilities/store";
@@ -11,6 +9,7 @@ import { invokeTool } from "@/lib/tools/catalog";
 import { appErrorOf } from "./app-error";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
+import { usageRecordsOf } from "./usage-records";
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
 let a: UserContext;
@@ -54,17 +53,7 @@ const counters = async () => {
   return { usageCount, successCount, totalLatencyMs, lastUsedAt };
 };
 
-const testRunUsage = (tool: string) =>
-  db()
-    .select()
-    .from(usageRecords)
-    .where(
-      and(
-        eq(usageRecords.organizationId, a.orgId),
-        eq(usageRecords.surface, "test-run"),
-        eq(usageRecords.tool, tool),
-      ),
-    );
+const testRunUsage = (tool: string) => usageRecordsOf(db(), a.orgId, "test-run", tool);
 
 describe("the capability editor's test run", () => {
   it("refuses arguments the schema does not allow with the same message as a call of the saved capability", async () => {

@@ -1,7 +1,5 @@
-import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as invokeRoute } from "@/app/api/mcp/invoke/route";
-import { usageRecords } from "@/db/schema";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
@@ -17,6 +15,7 @@ import { appErrorOf } from "./app-error";
 import { useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
+import { usageRecordsOf } from "./usage-records";
 
 // The REST route is called with an API key; its session branch (next-auth, which needs Next's runtime) is not used.
 vi.mock("@/lib/auth/request-context", () => ({ getUserContext: async () => null }));
@@ -74,17 +73,7 @@ async function strictCalls(): Promise<number> {
   return stats.toolCalls;
 }
 
-const runnerUsage = (tool: string) =>
-  db()
-    .select()
-    .from(usageRecords)
-    .where(
-      and(
-        eq(usageRecords.organizationId, a.orgId),
-        eq(usageRecords.surface, "runner"),
-        eq(usageRecords.tool, tool),
-      ),
-    );
+const runnerUsage = (tool: string) => usageRecordsOf(db(), a.orgId, "runner", tool);
 
 describe("the integration page's tool runner", () => {
   it("refuses bad arguments with exactly the message and fields REST gives, before anything reaches the server", async () => {
