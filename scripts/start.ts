@@ -1,3 +1,4 @@
+import "./require-node";
 import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { runMigrations } from "@/db/run-migrations";

@@ -62,6 +62,16 @@ export async function getOrganizationBySlug(db: Database, slug: string): Promise
   return org;
 }
 
+/** Whether anyone belongs to the organization yet. */
+export async function hasMembers(db: Database, orgId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ userId: memberships.userId })
+    .from(memberships)
+    .where(eq(memberships.organizationId, orgId))
+    .limit(1);
+  return row !== undefined;
+}
+
 export type UserOrganization = Pick<Organization, "id" | "slug" | "name"> & { role: Role };
 
 /** Every organization the user belongs to, oldest membership first. */

@@ -48,6 +48,14 @@ describe("operator CLI", () => {
     });
   });
 
+  it("makes the first user of a new organization its owner, and later ones members, unless --role says", async () => {
+    expect((await cli("org:create", "fresh")).code).toBe(0);
+    const create = (email: string) =>
+      cli("user:create", "--email", email, "--password", "long enough", "--org", "fresh");
+    expect((await create("first@example.com")).out).toBe("Created first@example.com as owner of fresh.");
+    expect((await create("second@example.com")).out).toBe("Created second@example.com as member of fresh.");
+  });
+
   it("says clearly what is wrong, with a non-zero exit code", async () => {
     expect(await cli("org:create", "acme")).toMatchObject({
       code: 1,

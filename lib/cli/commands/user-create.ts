@@ -1,5 +1,5 @@
 import { createUserInOrganization } from "@/lib/auth/users";
-import { getOrganizationBySlug } from "@/lib/orgs/organizations";
+import { getOrganizationBySlug, hasMembers } from "@/lib/orgs/organizations";
 import { roleSchema } from "@/lib/orgs/schemas";
 import { parseInput } from "@/lib/validation";
 import { type CliCommand, requireOption } from "../command";
@@ -8,7 +8,8 @@ export const userCreate: CliCommand = {
   name: "user:create",
   usage:
     "user:create --email <email> --password <password> --org <slug> [--name <name>] [--role owner|admin|member] [--superadmin]",
-  description: "Create a user who can sign in with a password, as a member of an organization.",
+  description:
+    "Create a user who can sign in with a password, in an organization: its owner when it has nobody yet, else a member.",
   options: {
     email: { type: "string" },
     password: { type: "string" },
@@ -21,7 +22,8 @@ export const userCreate: CliCommand = {
     const email = requireOption(values, "email");
     const password = requireOption(values, "password");
     const org = await getOrganizationBySlug(db, requireOption(values, "org"));
-    const role = parseInput(roleSchema, values.role ?? "member");
+    // An organization made from the CLI gets its owner from its first user, unless --role says otherwise.
+    const role = parseInput(roleSchema, values.role ?? ((await hasMembers(db, org.id)) ? "member" : "owner"));
     const user = await createUserInOrganization(db, {
       email,
       password,
