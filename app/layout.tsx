@@ -6,9 +6,17 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "Switchboard", template: "%s · Switchboard" },
   description: "Connect your organization's MCP servers once and use them everywhere.",
+  icons: {
+    icon: [
+      { url: "/favicon.ico", sizes: "any" },
+      { url: "/icon.svg", type: "image/svg+xml" },
+    ],
+    apple: "/apple-touch-icon.png",
+  },
+  manifest: "/manifest.webmanifest",
 };
 
-export const viewport: Viewport = { width: "device-width", initialScale: 1 };
+export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: "#3a4cc4" };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (

@@ -1,9 +1,5 @@
-import { Cable } from "lucide-react";
-
-export function Logo() {
-  return (
-    <span className="inline-flex h-7 w-7 items-center justify-center rounded-md bg-primary text-primary-foreground">
-      <Cable className="h-4 w-4" aria-hidden />
-    </span>
-  );
+/** The app's icon, the same file the browser tab and home screens show. */
+export function Logo({ size = 28 }: { size?: number }) {
+  // biome-ignore lint/performance/noImgElement: a small static SVG from public/, no optimization to gain.
+  return <img src="/icon.svg" alt="" width={size} height={size} className="shrink-0 rounded-md" />;
 }
