@@ -11,14 +11,18 @@ const STALE_AFTER_MS = 5 * 60_000;
 // Discoveries under way in this process, so a burst of listings asks each server once.
 const inFlight = new Map<string, Promise<CapabilitiesResult>>();
 
-/** A live discovery of one integration, shared with any other caller already waiting for the same one. */
+// Per caller too: an integration whose users each connect their own account answers each of them differently.
+const keyOf = (ctx: RequestContext, integrationId: string) => `${integrationId}|${ctx.userId ?? ""}`;
+
+/** A live discovery of one integration, shared with the same caller's requests already waiting for it. */
 export function discoverShared(db: Database, ctx: RequestContext, integrationId: string) {
-  const running = inFlight.get(integrationId);
+  const key = keyOf(ctx, integrationId);
+  const running = inFlight.get(key);
   if (running) return running;
   const started = mcpUseCases(db)
     .discover.execute(ctx, { integrationId })
-    .finally(() => inFlight.delete(integrationId));
-  inFlight.set(integrationId, started);
+    .finally(() => inFlight.delete(key));
+  inFlight.set(key, started);
   return started;
 }
 
@@ -73,7 +77,7 @@ export function refreshStaleDiscoveries(
   now = Date.now(),
 ) {
   for (const integration of integrations) {
-    if (!integration.enabled || inFlight.has(integration.id)) continue;
+    if (!integration.enabled || inFlight.has(keyOf(ctx, integration.id))) continue;
     const checked = integration.lastCheckedAt?.getTime() ?? 0;
     if (now - checked < STALE_AFTER_MS) continue;
     discoverShared(db, ctx, integration.id).catch((error: unknown) =>
