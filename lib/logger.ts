@@ -7,25 +7,48 @@ const SECRET_KEY = /pass(word)?|secret|token|authorization|cookie|api[-_]?key|cr
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
 const KEY_VALUE = /\b(pass(?:word)?|secret|token|api[-_]?key)=([^\s&;,]+)/gi;
 const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi;
+// The app's own API keys (lib/api-keys): sb_<8-character public prefix>_<secret>; the prefix stays, to tell keys apart.
+const APP_API_KEY = /(?<![A-Za-z0-9])(sb_[A-Za-z0-9]{8})_[A-Za-z0-9_-]{8,}/g;
 const REDACTED = "[redacted]";
+const MAX_ERROR_MESSAGE = 500;
 
 function redactString(value: string): string {
   return value
     .replace(BEARER, `$1 ${REDACTED}`)
     .replace(KEY_VALUE, `$1=${REDACTED}`)
-    .replace(URL_CREDENTIALS, `$1${REDACTED}@`);
+    .replace(URL_CREDENTIALS, `$1${REDACTED}@`)
+    .replace(APP_API_KEY, `$1_${REDACTED}`);
+}
+
+/**
+ * An error as a log shows it: name, a short message, a database code and the cause; never the stack, and never the
+ * parameters a failed query carries (drizzle puts them in its message: a whole conversation, say).
+ */
+function redactError(error: Error, depth: number): Record<string, unknown> {
+  let message = error.message;
+  if ("params" in error) message = message.split(/\nparams: /)[0] ?? "";
+  // Redacted before it is cut, so a cut never leaves the start of a secret unrecognized.
+  message = redactString(message);
+  if (message.length > MAX_ERROR_MESSAGE) message = `${message.slice(0, MAX_ERROR_MESSAGE)}…`;
+  const code = (error as { code?: unknown }).code;
+  return {
+    name: error.name,
+    message,
+    ...(typeof code === "string" || typeof code === "number" ? { code: redactString(String(code)) } : {}),
+    ...(error.cause !== undefined && depth < 4 ? { cause: redact(error.cause, depth + 1) } : {}),
+  };
 }
 
 /** Returns a copy with secret-looking fields and bearer tokens replaced, safe to log. */
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 8) return "[deep]";
   if (typeof value === "string") return redactString(value);
-  if (value instanceof Error) return { name: value.name, message: redact(value.message, depth + 1) };
+  if (value instanceof Error) return redactError(value, depth);
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   if (value && typeof value === "object") {
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => [
-        key,
+        redactString(key),
         SECRET_KEY.test(key) ? REDACTED : redact(item, depth + 1),
       ]),
     );

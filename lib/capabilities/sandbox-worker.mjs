@@ -63,8 +63,13 @@ function callHost(name, argsJson) {
   });
 }
 
+// Arguments past this size never leave the worker: the server's thread would have to copy and parse them.
+const tooLarge = (bytes, maxBytes) =>
+  `tools.call's arguments are ${bytes.toLocaleString("en")} bytes as JSON; at most ${maxBytes.toLocaleString("en")} bytes are allowed.`;
+
 async function run({ code, argsJson, limits }) {
   const started = performance.now();
+  const maxToolArgsBytes = limits.maxToolArgsBytes ?? 1024 * 1024;
   const logs = [];
   let toolCalls = 0;
   const finish = (outcome) => ({
@@ -94,10 +99,13 @@ async function run({ code, argsJson, limits }) {
       const toolArgs = vm.getString(argsHandle);
       const deferred = vm.newPromise();
       toolCalls++;
+      const argsBytes = Buffer.byteLength(toolArgs);
       const call =
         toolCalls > limits.maxToolCalls
           ? Promise.reject(new Error(`At most ${limits.maxToolCalls} tool calls per run.`))
-          : callHost(name, toolArgs);
+          : argsBytes > maxToolArgsBytes
+            ? Promise.reject(new Error(tooLarge(argsBytes, maxToolArgsBytes)))
+            : callHost(name, toolArgs);
       call.then(
         (json) => {
           if (vm.alive) vm.newString(json).consume((handle) => deferred.resolve(handle));

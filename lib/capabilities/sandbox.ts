@@ -1,5 +1,6 @@
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { z } from "zod";
 import { logger } from "@/lib/logger";
 
 export interface SandboxLimits {
@@ -8,7 +9,12 @@ export interface SandboxLimits {
   maxOutputBytes: number;
   stackBytes: number;
   maxToolCalls: number;
+  /** The largest arguments of one `tools.call`, in bytes as JSON; 1 MiB unless set. */
+  maxToolArgsBytes?: number;
 }
+
+/** How large one `tools.call`'s arguments may be unless the limits say otherwise: 1 MiB as JSON. */
+export const MAX_TOOL_ARGS_BYTES = 1024 * 1024;
 
 export type SandboxErrorKind = "timeout" | "memory" | "output_too_large" | "invalid_code" | "runtime";
 
@@ -31,9 +37,54 @@ export interface SandboxRun {
   limits: SandboxLimits;
 }
 
-type WorkerMessage =
-  | { type: "tool"; callId: number; name: string; argsJson: string }
-  | { type: "done"; result: SandboxResult; reusable: boolean };
+const errorKinds = ["timeout", "memory", "output_too_large", "invalid_code", "runtime"] as const;
+const runFacts = { logs: z.array(z.string()), durationMs: z.number(), toolCalls: z.number() };
+
+// The worker is ours, but it runs tenants' code: the host believes none of its messages without checking them.
+const workerMessageSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("tool"),
+    callId: z.number().int(),
+    name: z.string(),
+    argsJson: z.string(),
+  }),
+  z.object({
+    type: z.literal("done"),
+    result: z.discriminatedUnion("ok", [
+      z.object({ ok: z.literal(true), value: z.unknown(), ...runFacts }),
+      z.object({
+        ok: z.literal(false),
+        error: z.object({ kind: z.enum(errorKinds), message: z.string() }),
+        ...runFacts,
+      }),
+    ]),
+    reusable: z.boolean(),
+  }),
+]);
+
+type WorkerMessage = z.infer<typeof workerMessageSchema>;
+
+/** A tool call's arguments as the host accepts them: a JSON object within the size bound, or why not. */
+function toolArgsOf(
+  argsJson: string,
+  maxBytes: number,
+): { args: Record<string, unknown> } | { error: string } {
+  // Measured before parsing, so oversized arguments cost the server's thread no parse and no validation.
+  const bytes = Buffer.byteLength(argsJson);
+  if (bytes > maxBytes) return { error: tooLarge(bytes, maxBytes) };
+  let args: unknown;
+  try {
+    args = JSON.parse(argsJson);
+  } catch {
+    return { error: NOT_AN_OBJECT };
+  }
+  if (!args || typeof args !== "object" || Array.isArray(args)) return { error: NOT_AN_OBJECT };
+  return { args: args as Record<string, unknown> };
+}
+
+const NOT_AN_OBJECT = "tools.call(name, args): args must be a JSON object.";
+const tooLarge = (bytes: number, maxBytes: number) =>
+  `tools.call's arguments are ${bytes.toLocaleString("en")} bytes as JSON; at most ${maxBytes.toLocaleString("en")} bytes are allowed.`;
 
 // Plain JavaScript beside this file; the production build bundles it as a worker chunk of its own.
 const WORKER_FILE = path.join(process.cwd(), "lib", "capabilities", "sandbox-worker.mjs");
@@ -95,24 +146,46 @@ export function runCapability(run: SandboxRun): Promise<SandboxResult> {
       logger.warn("capability sandbox thread failed", { err: error });
       end(failure("runtime", "The capability failed in the sandbox."), false);
     };
-    const onMessage = (message: WorkerMessage) => {
-      if (message.type === "done") {
-        end(message.result, message.reusable);
+    const maxToolArgsBytes = run.limits.maxToolArgsBytes ?? MAX_TOOL_ARGS_BYTES;
+    const reply = (callId: number, answer: { ok: true; json: string } | { ok: false; message: string }) => {
+      if (!finished) worker.postMessage({ type: "tool-result", callId, ...answer });
+    };
+    const onToolCall = (message: Extract<WorkerMessage, { type: "tool" }>) => {
+      toolCalls++;
+      const parsed = toolArgsOf(message.argsJson, maxToolArgsBytes);
+      if ("error" in parsed) {
+        reply(message.callId, { ok: false, message: parsed.error });
         return;
       }
-      toolCalls++;
-      run
-        .callTool(message.name, JSON.parse(message.argsJson) as Record<string, unknown>)
+      // Whatever the tool does (throw at once, answer what JSON cannot hold), the code gets an answer.
+      void Promise.resolve()
+        .then(() => run.callTool(message.name, parsed.args))
         .then(
-          (value) => ({ ok: true, json: JSON.stringify(value ?? null) }),
+          (value) => ({ ok: true as const, json: JSON.stringify(value ?? null) ?? "null" }),
           (error: unknown) => ({
-            ok: false,
+            ok: false as const,
             message: error instanceof Error ? error.message : "The tool call failed.",
           }),
         )
-        .then((reply) => {
-          if (!finished) worker.postMessage({ type: "tool-result", callId: message.callId, ...reply });
+        .catch(() => ({ ok: false as const, message: "The tool's answer is not JSON." }))
+        .then((answer) => reply(message.callId, answer));
+    };
+    const onMessage = (raw: unknown) => {
+      const parsed = workerMessageSchema.safeParse(raw);
+      if (!parsed.success) {
+        // Never thrown: a listener's exception would be uncaught. The run ends by itself, at the latest at its deadline.
+        logger.warn("capability sandbox sent a malformed message; ignored", {
+          type:
+            raw && typeof raw === "object" && "type" in raw && typeof raw.type === "string"
+              ? raw.type.slice(0, 40)
+              : typeof raw,
+          problem: parsed.error.issues[0]?.message,
         });
+        return;
+      }
+      const message = parsed.data;
+      if (message.type === "done") end(message.result, message.reusable);
+      else onToolCall(message);
     };
     worker.on("message", onMessage);
     worker.on("error", onError);
@@ -120,7 +193,7 @@ export function runCapability(run: SandboxRun): Promise<SandboxResult> {
       type: "run",
       code: run.code,
       argsJson: JSON.stringify(run.args),
-      limits: run.limits,
+      limits: { ...run.limits, maxToolArgsBytes },
     });
   });
 }

@@ -5,6 +5,7 @@ import type { Database } from "@/db/client";
 import { type Conversation, type ConversationDiscovery, chatMessages, conversations } from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/errors";
+import { logger } from "@/lib/logger";
 import { isUuid, parseInput } from "@/lib/validation";
 
 /** The user's conversations in the active organization, newest first. */
@@ -95,10 +96,21 @@ export async function loadMessages(db: Database, conversationId: string): Promis
   }));
 }
 
-/** Replaces the stored messages with the conversation as it now stands, and titles it from its first words. */
-export async function saveMessages(db: Database, conversation: Conversation, all: UIMessage[]) {
+// PostgreSQL's jsonb takes neither a NUL character nor half a surrogate pair, and JSON.stringify escapes both
+// (\u0000, \ud800). An escape starts after an odd number of backslashes; after an even number, the text only
+// spells a backslash and "u0000".
+const UNSTORABLE_ESCAPE = /(?<!\\)((?:\\\\)*)\\u(?:0000|d[89a-f][0-9a-f]{2})/g;
+
+/** The messages with every NUL and lone surrogate (in texts, tool inputs and outputs, keys) replaced by U+FFFD. */
+function storableMessages(messages: UIMessage[]): UIMessage[] {
+  const json = JSON.stringify(messages);
+  if (json.search(UNSTORABLE_ESCAPE) < 0) return messages;
+  return JSON.parse(json.replace(UNSTORABLE_ESCAPE, "$1\\ufffd")) as UIMessage[];
+}
+
+async function writeMessages(db: Database, conversation: Conversation, all: UIMessage[]) {
   // Ids come from the client too; a repeated one keeps its latest version instead of failing the save.
-  const messages = [...new Map(all.map((message) => [message.id, message])).values()];
+  const messages = storableMessages([...new Map(all.map((message) => [message.id, message])).values()]);
   await db.transaction(async (tx) => {
     await tx.delete(chatMessages).where(eq(chatMessages.conversationId, conversation.id));
     if (messages.length > 0) {
@@ -128,9 +140,32 @@ export async function saveMessages(db: Database, conversation: Conversation, all
   });
 }
 
-/** Adds messages the server made (a rendered prompt) to the end of the conversation. */
+/**
+ * Replaces the stored messages with the conversation as it now stands, and titles it from its first words.
+ * This is the end of a chat turn, already streamed to the user: a failure is logged through the redacting logger,
+ * with a short error and never the messages, and is not thrown (where it would be printed raw).
+ */
+export async function saveMessages(
+  db: Database,
+  conversation: Conversation,
+  all: UIMessage[],
+): Promise<boolean> {
+  try {
+    await writeMessages(db, conversation, all);
+    return true;
+  } catch (error) {
+    logger.error("conversation not saved", {
+      conversationId: conversation.id,
+      messages: all.length,
+      err: error,
+    });
+    return false;
+  }
+}
+
+/** Adds messages the server made (a rendered prompt) to the end of the conversation; a failure is thrown. */
 export async function appendMessages(db: Database, conversation: Conversation, messages: UIMessage[]) {
-  await saveMessages(db, conversation, [...(await loadMessages(db, conversation.id)), ...messages]);
+  await writeMessages(db, conversation, [...(await loadMessages(db, conversation.id)), ...messages]);
 }
 
 export async function deleteConversation(db: Database, ctx: UserContext, id: string) {

@@ -1,13 +1,20 @@
 import { z } from "zod";
 import { resourceAttachmentSchema } from "./resource-attachments";
 
+// What a person types never holds a NUL character, and PostgreSQL could not store it: refused here, with a 400.
+const hasNoNul = (text: string) => !text.includes("\u0000");
+const NUL_MESSAGE = "A message cannot contain the NUL character (\\u0000); remove it and send again.";
+
 /** What the browser may say in a turn: never the history, never what the assistant or a tool said. */
 const userPartSchema = z.discriminatedUnion(
   "type",
   [
     z.object({
       type: z.literal("text"),
-      text: z.string().max(100_000, { error: "A message is at most 100,000 characters." }),
+      text: z
+        .string()
+        .max(100_000, { error: "A message is at most 100,000 characters." })
+        .refine(hasNoNul, { error: NUL_MESSAGE }),
     }),
     z.object({
       type: z.literal("data-resource"),
@@ -37,7 +44,7 @@ export const chatTurnRequestSchema = z
         z.object({
           id: z.string().min(1).max(200),
           approved: z.boolean(),
-          reason: z.string().max(1_000).optional(),
+          reason: z.string().max(1_000).refine(hasNoNul, { error: NUL_MESSAGE }).optional(),
         }),
       )
       .min(1)

@@ -1,9 +1,15 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { ValidationError } from "@/lib/errors";
+import { linearRegExpEngine, strictLinearRegExpEngine, UncheckablePatternError } from "./linear-regexp";
 
-const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false });
+const options: Options = { allErrors: true, strict: false, useDefaults: true, coerceTypes: false };
+// Tenants write these schemas: their patterns run in linear time (RE2), never on a backtracking engine.
+const ajv = new Ajv({ ...options, code: { regExp: linearRegExpEngine } });
 addFormats.default(ajv);
+// The capability editor's check: a pattern that cannot be checked is an error its author sees at save time.
+const strictAjv = new Ajv({ ...options, code: { regExp: strictLinearRegExpEngine } });
+addFormats.default(strictAjv);
 
 // Compiling a schema is far slower than checking against it; servers' schemas repeat, so keep the compiled ones.
 const compiled = new Map<string, ValidateFunction | null>();
@@ -43,17 +49,30 @@ function messageOf(error: ErrorObject, field: string): string {
 /** Why a JSON Schema cannot be used to check arguments, or null when it can. */
 export function compileToolSchema(schema: Record<string, unknown>): string | null {
   try {
-    ajv.compile(schema);
+    strictAjv.compile(schema);
     return null;
   } catch (error) {
     return error instanceof Error ? error.message : "it does not compile";
+  } finally {
+    // Each save brings a new schema object: the editor's check keeps none of them.
+    strictAjv.removeSchema(schema);
   }
 }
 
 /** Checks params against a tool's JSON Schema; every bad or missing field is named in a 400. */
 export function validateToolArgs(schema: Record<string, unknown>, args: Record<string, unknown>): void {
   const validate = validatorFor(schema);
-  if (!validate || validate(args)) return;
+  if (!validate) return;
+  let valid: boolean;
+  try {
+    valid = validate(args) as boolean;
+  } catch (error) {
+    if (!(error instanceof UncheckablePatternError)) throw error;
+    // Refused, not waved through: an argument this server cannot check safely does not reach the tool.
+    const message = `The tool's schema uses a pattern this server cannot check safely, so the call was refused: ${error.message}.`;
+    throw new ValidationError(message, { params: [message] });
+  }
+  if (valid) return;
   const fields: Record<string, string[]> = {};
   for (const error of validate.errors ?? []) {
     const field = fieldOf(error);
