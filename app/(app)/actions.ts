@@ -2,14 +2,21 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
+import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
 import { getDb } from "@/db/client";
 import { auth, signOut, unstable_update } from "@/lib/auth/nextauth";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { toActionError, UnauthorizedError } from "@/lib/errors";
+import { formArg, idArg, invalidActionArgs } from "@/lib/http/action-args";
 import { createOrganization, switchOrganization } from "@/lib/orgs/organizations";
 
+const switchInput = z.object({ orgId: idArg });
+const formInput = z.object({ form: formArg });
+
 export async function switchOrganizationAction(orgId: string): Promise<FormState> {
+  const invalid = invalidActionArgs(switchInput, { orgId });
+  if (invalid) return invalid;
   try {
     const ctx = await requireApiContext();
     await switchOrganization(getDb(), { userId: ctx.userId, orgId });
@@ -22,6 +29,8 @@ export async function switchOrganizationAction(orgId: string): Promise<FormState
 }
 
 export async function createOrganizationAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const invalid = invalidActionArgs(formInput, { form });
+  if (invalid) return invalid;
   const name = String(form.get("name") ?? "");
   let orgId: string;
   try {

@@ -18,23 +18,27 @@ export class RateLimitedError extends AppError {
 }
 
 /**
- * Counts one request for the bucket in the current minute, atomically in the database, and throws once the
- * limit is passed. A fixed window is coarse, but one upsert per request and the same answer on every instance.
+ * Counts `cost` requests (one, unless a request carries several, like a JSON-RPC batch) for the bucket in the
+ * current minute, atomically in the database, and throws once the limit is passed. A fixed window is coarse,
+ * but one upsert per request and the same answer on every instance.
  */
 export async function enforceRateLimit(
   db: Database,
   bucket: string,
   limit: number,
   now = new Date(),
+  cost = 1,
 ): Promise<void> {
   if (limit <= 0) return;
+  if (!Number.isInteger(cost) || cost < 1)
+    throw new RangeError(`A rate-limit cost is a whole number ≥ 1, not ${cost}.`);
   const windowStart = new Date(Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS);
   const [row] = await db
     .insert(rateLimitCounters)
-    .values({ bucket, windowStart, count: 1 })
+    .values({ bucket, windowStart, count: cost })
     .onConflictDoUpdate({
       target: [rateLimitCounters.bucket, rateLimitCounters.windowStart],
-      set: { count: sql`${rateLimitCounters.count} + 1` },
+      set: { count: sql`${rateLimitCounters.count} + ${cost}` },
     })
     .returning({ count: rateLimitCounters.count });
   // Old windows are dead weight; sweep them now and then rather than on every request.

@@ -8,6 +8,20 @@ import { addToRequestLog } from "./request-scope";
 export async function apiKeyRequestContext(request: Request): Promise<ApiKeyContext> {
   const ctx = await authenticateApiKey(getDb(), request.headers.get("authorization"));
   addToRequestLog({ orgId: ctx.orgId, apiKeyId: ctx.apiKeyId });
-  await enforceRateLimit(getDb(), `api-key:${ctx.apiKeyId}`, getEnv().API_RATE_LIMIT_PER_MINUTE);
+  await chargeApiKey(ctx, 1);
   return ctx;
+}
+
+/**
+ * Counts requests against the key's per-minute limit, throwing a RateLimitedError (429) once it is passed: one
+ * for each request (apiKeyRequestContext does that), and one more for each further message a request carries.
+ */
+export function chargeApiKey(ctx: Pick<ApiKeyContext, "apiKeyId">, requests: number): Promise<void> {
+  return enforceRateLimit(
+    getDb(),
+    `api-key:${ctx.apiKeyId}`,
+    getEnv().API_RATE_LIMIT_PER_MINUTE,
+    new Date(),
+    requests,
+  );
 }

@@ -172,7 +172,13 @@ function fillDays(rows: { day: string; calls: number; errors: number }[], range:
 export const RANGES = { "24h": 1, "7d": 7, "30d": 30, "90d": 90 } as const;
 export type RangeKey = keyof typeof RANGES;
 
-export function rangeOf(key: string | undefined, now = new Date()): { key: RangeKey; range: DashboardRange } {
-  const chosen: RangeKey = key && key in RANGES ? (key as RangeKey) : "30d";
+/** Whether a value from a URL names one of the ranges: an own key only, so `toString` or `__proto__` never do. */
+export function isRangeKey(value: unknown): value is RangeKey {
+  return typeof value === "string" && Object.hasOwn(RANGES, value);
+}
+
+/** The range a query value names, or the last 30 days for anything else (absent, repeated, unknown). */
+export function rangeOf(key: unknown, now = new Date()): { key: RangeKey; range: DashboardRange } {
+  const chosen: RangeKey = isRangeKey(key) ? key : "30d";
   return { key: chosen, range: { from: new Date(now.getTime() - RANGES[chosen] * 86_400_000), to: now } };
 }

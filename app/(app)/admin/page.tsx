@@ -22,12 +22,16 @@ export const metadata: Metadata = { title: "Dashboard" };
 const ms = (value: number) => `${Math.round(value)} ms`;
 const percent = (part: number, whole: number) => (whole ? `${((part / whole) * 100).toFixed(1)}%` : "—");
 
-type Search = Promise<{ range?: string; org?: string; audit?: string }>;
+type Search = Promise<Record<string, string | string[] | undefined>>;
+
+/** One query value as the page reads it: a repeated parameter (`?org=a&org=b`) counts as absent. */
+const single = (value: string | string[] | undefined) => (typeof value === "string" ? value : undefined);
 
 /** Health, usage and the audit log of one organization, for its owners and admins (any, for a superadmin). */
 export default async function AdminPage({ searchParams }: { searchParams: Search }) {
   const ctx = await requirePageContext();
-  const params = await searchParams;
+  const query = await searchParams;
+  const params = { range: single(query.range), org: single(query.org), audit: single(query.audit) };
   const db = getDb();
   const org = await adminOrganization(db, ctx, params.org).catch((error: unknown) => {
     if (error instanceof ForbiddenError) notFound();

@@ -2,11 +2,16 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
+import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
 import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { createAgent, deleteAgent, updateAgent } from "@/lib/chat/agents";
 import { toActionError } from "@/lib/errors";
+import { formArg, idArg, invalidActionArgs } from "@/lib/http/action-args";
+
+const saveInput = z.object({ id: idArg.nullable(), form: formArg });
+const idInput = z.object({ id: idArg });
 
 /** The agent form's fields as the input the domain validates. */
 function agentFromForm(form: FormData) {
@@ -34,6 +39,8 @@ export async function saveAgentAction(
   _prev: FormState,
   form: FormData,
 ): Promise<FormState> {
+  const invalid = invalidActionArgs(saveInput, { id, form });
+  if (invalid) return invalid;
   try {
     const ctx = await requireApiContext();
     if (id) await updateAgent(getDb(), ctx, id, agentFromForm(form));
@@ -46,6 +53,8 @@ export async function saveAgentAction(
 }
 
 export async function deleteAgentAction(id: string): Promise<{ error?: string }> {
+  const invalid = invalidActionArgs(idInput, { id });
+  if (invalid) return invalid;
   try {
     await deleteAgent(getDb(), await requireApiContext(), id);
   } catch (error) {

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
+import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
 import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
@@ -9,6 +10,24 @@ import type { SandboxResult } from "@/lib/capabilities/sandbox";
 import { createCapability, deleteCapability, updateCapability } from "@/lib/capabilities/store";
 import { testRunCapability } from "@/lib/capabilities/test-run";
 import { toActionError, ValidationError } from "@/lib/errors";
+import { formArg, idArg, invalidActionArgs, textArg } from "@/lib/http/action-args";
+
+const saveInput = z.object({ id: idArg.nullable(), form: formArg });
+const idInput = z.object({ id: idArg });
+const testRunInput = z.object({
+  draft: z.strictObject(
+    {
+      id: idArg.nullable(),
+      namespace: textArg,
+      action: textArg,
+      description: textArg,
+      parametersSchema: textArg,
+      code: textArg,
+    },
+    { error: "must be the capability as the editor shows it" },
+  ),
+  argsText: textArg,
+});
 
 function json(form: FormData, name: string, label: string): unknown {
   return parseJson(String(form.get(name) ?? ""), name, label);
@@ -37,6 +56,8 @@ export async function saveCapabilityAction(
   _prev: FormState,
   form: FormData,
 ): Promise<FormState> {
+  const invalid = invalidActionArgs(saveInput, { id, form });
+  if (invalid) return invalid;
   try {
     const ctx = await requireApiContext();
     const input = {
@@ -56,6 +77,8 @@ export async function saveCapabilityAction(
 }
 
 export async function deleteCapabilityAction(id: string): Promise<{ error?: string }> {
+  const invalid = invalidActionArgs(idInput, { id });
+  if (invalid) return invalid;
   try {
     await deleteCapability(getDb(), await requireApiContext(), id);
   } catch (error) {
@@ -79,6 +102,8 @@ export async function testRunCapabilityAction(
   draft: CapabilityDraftInput,
   argsText: string,
 ): Promise<{ run?: SandboxResult; error?: string; fields?: Record<string, string[]> }> {
+  const invalid = invalidActionArgs(testRunInput, { draft, argsText });
+  if (invalid) return invalid;
   try {
     let args: unknown;
     try {
@@ -86,8 +111,7 @@ export async function testRunCapabilityAction(
     } catch {
       return { error: "The arguments are not valid JSON." };
     }
-    const schemaText = typeof draft?.parametersSchema === "string" ? draft.parametersSchema : "";
-    const parametersSchema = parseJson(schemaText, "parametersSchema", "The parameters schema");
+    const parametersSchema = parseJson(draft.parametersSchema, "parametersSchema", "The parameters schema");
     const input = { ...draft, parametersSchema, args };
     return { run: await testRunCapability(getDb(), await requireApiContext(), input) };
   } catch (error) {

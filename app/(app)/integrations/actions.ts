@@ -2,10 +2,12 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
+import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
 import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { toActionError } from "@/lib/errors";
+import { booleanArg, formArg, idArg, invalidActionArgs, textArg } from "@/lib/http/action-args";
 import {
   type ConnectionTestResult,
   createIntegration,
@@ -16,6 +18,16 @@ import {
   testIntegration,
   updateIntegration,
 } from "@/lib/mcp/integrations-service";
+
+const formInput = z.object({ form: formArg });
+const idInput = z.object({ id: idArg });
+const idFormInput = z.object({ id: idArg, form: formArg });
+const setEnabledInput = z.object({ id: idArg, enabled: booleanArg });
+const runToolInput = z.object({
+  id: idArg,
+  toolName: textArg,
+  args: z.record(z.string(), z.unknown(), { error: "must be an object" }),
+});
 
 function text(form: FormData, name: string): string | undefined {
   const value = form.get(name);
@@ -81,6 +93,8 @@ function oauthFields(form: FormData) {
 }
 
 export async function createIntegrationAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const invalid = invalidActionArgs(formInput, { form });
+  if (invalid) return invalid;
   let id: string;
   try {
     const ctx = await requireApiContext();
@@ -130,6 +144,8 @@ export async function updateIntegrationAction(
   _prev: FormState,
   form: FormData,
 ): Promise<FormState> {
+  const invalid = invalidActionArgs(idFormInput, { id, form });
+  if (invalid) return invalid;
   try {
     const ctx = await requireApiContext();
     await updateIntegration(getDb(), ctx, id, {
@@ -151,6 +167,8 @@ export async function updateIntegrationAction(
 }
 
 export async function setEnabledAction(id: string, enabled: boolean): Promise<FormState> {
+  const invalid = invalidActionArgs(setEnabledInput, { id, enabled });
+  if (invalid) return invalid;
   try {
     await setIntegrationEnabled(getDb(), await requireApiContext(), id, enabled);
   } catch (error) {
@@ -162,6 +180,8 @@ export async function setEnabledAction(id: string, enabled: boolean): Promise<Fo
 }
 
 export async function deleteIntegrationAction(id: string): Promise<FormState> {
+  const invalid = invalidActionArgs(idInput, { id });
+  if (invalid) return invalid;
   try {
     await deleteIntegration(getDb(), await requireApiContext(), id);
   } catch (error) {
@@ -172,6 +192,8 @@ export async function deleteIntegrationAction(id: string): Promise<FormState> {
 }
 
 export async function testIntegrationAction(id: string): Promise<ConnectionTestResult> {
+  const invalid = invalidActionArgs(idInput, { id });
+  if (invalid) return { ok: false, latencyMs: 0, error: invalid.error };
   try {
     const result = await testIntegration(getDb(), await requireApiContext(), id);
     revalidatePath("/integrations");
@@ -187,6 +209,8 @@ export async function runToolAction(
   toolName: string,
   args: Record<string, unknown>,
 ): Promise<ToolRunResult> {
+  const invalid = invalidActionArgs(runToolInput, { id, toolName, args });
+  if (invalid) return { isError: true, content: [], errorMessage: invalid.error, fields: invalid.fields };
   try {
     return await runIntegrationTool(getDb(), await requireApiContext(), id, toolName, args);
   } catch (error) {

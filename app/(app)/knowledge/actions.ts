@@ -1,12 +1,18 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
 import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { toActionError, ValidationError } from "@/lib/errors";
+import { formArg, idArg, invalidActionArgs } from "@/lib/http/action-args";
 import { importKnowledgeNodes } from "@/lib/knowledge/import";
 import { createKnowledgeNode, deleteKnowledgeNode, updateKnowledgeNode } from "@/lib/knowledge/nodes";
+
+const saveInput = z.object({ id: idArg.nullable(), form: formArg });
+const formInput = z.object({ form: formArg });
+const idInput = z.object({ id: idArg });
 
 function nodeInput(form: FormData) {
   const metadataText = String(form.get("metadata") ?? "").trim();
@@ -34,6 +40,8 @@ export async function saveNodeAction(
   _prev: FormState,
   form: FormData,
 ): Promise<FormState> {
+  const invalid = invalidActionArgs(saveInput, { id, form });
+  if (invalid) return invalid;
   try {
     const ctx = await requireApiContext();
     if (id) await updateKnowledgeNode(getDb(), ctx, id, nodeInput(form));
@@ -46,6 +54,8 @@ export async function saveNodeAction(
 }
 
 export async function importNodesAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const invalid = invalidActionArgs(formInput, { form });
+  if (invalid) return invalid;
   try {
     const uploads = form
       .getAll("files")
@@ -65,6 +75,8 @@ export async function importNodesAction(_prev: FormState, form: FormData): Promi
 }
 
 export async function deleteNodeAction(id: string): Promise<FormState> {
+  const invalid = invalidActionArgs(idInput, { id });
+  if (invalid) return invalid;
   try {
     await deleteKnowledgeNode(getDb(), await requireApiContext(), id);
   } catch (error) {

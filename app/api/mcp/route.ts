@@ -3,16 +3,22 @@ import { getDb } from "@/db/client";
 import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { readGatewayMessages } from "@/lib/gateway/gateway-body";
 import { createGatewayServer } from "@/lib/gateway/gateway-server";
 import { refuseForeignHost } from "@/lib/gateway/host-check";
-import { apiKeyRequestContext } from "@/lib/http/api-key-context";
+import { jsonRpcError } from "@/lib/gateway/json-rpc-error";
+import { apiKeyRequestContext, chargeApiKey } from "@/lib/http/api-key-context";
 import { apiRoute } from "@/lib/http/api-route";
 
 export const dynamic = "force-dynamic";
 export const maxDuration = 300;
 
-function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}) {
-  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers });
+/** An auth or rate-limit refusal as a JSON-RPC error with its HTTP status (and Retry-After or WWW-Authenticate). */
+function refusal(error: unknown, note = ""): Response {
+  if (!(error instanceof AppError) || error.status >= 500) throw error;
+  const headers: Record<string, string> = { ...error.details?.headers };
+  if (error.status === 401) headers["WWW-Authenticate"] = 'Bearer realm="switchboard"';
+  return jsonRpcError(error.status, -32001, `${error.message}${note}`, headers);
 }
 
 /**
@@ -26,10 +32,19 @@ export const POST = apiRoute("POST /api/mcp", async (request) => {
   try {
     ctx = await apiKeyRequestContext(request);
   } catch (error) {
-    if (!(error instanceof AppError) || error.status >= 500) throw error;
-    const headers: Record<string, string> = { ...error.details?.headers };
-    if (error.status === 401) headers["WWW-Authenticate"] = 'Bearer realm="switchboard"';
-    return jsonRpcError(error.status, -32001, error.message, headers);
+    return refusal(error);
+  }
+  // The body is read here (bounded in size and depth, without NUL) so that a batch is counted before it runs.
+  const read = await readGatewayMessages(request);
+  if (read instanceof Response) return read;
+  // The gateway still negotiates 2025-03-26, whose clients may send batches, so a batch is served, not refused:
+  // each of its messages counts as one request (the first was counted above), and none runs past the limit.
+  if (read.messages > 1) {
+    try {
+      await chargeApiKey(ctx, read.messages - 1);
+    } catch (error) {
+      return refusal(error, " Each message of a JSON-RPC batch counts as one request.");
+    }
   }
   const server = createGatewayServer(getDb(), ctx);
   const transport = new WebStandardStreamableHTTPServerTransport({
@@ -38,7 +53,10 @@ export const POST = apiRoute("POST /api/mcp", async (request) => {
   });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request);
+    return await transport.handleRequest(
+      request,
+      read.parsedBody === undefined ? undefined : { parsedBody: read.parsedBody },
+    );
   } finally {
     // With JSON responses the answer is complete here, so the per-request server can go.
     void server.close();

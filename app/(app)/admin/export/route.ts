@@ -1,34 +1,37 @@
 import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
+import { ValidationError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
+import { toCsv } from "@/lib/http/csv";
 import { adminOrganization } from "@/lib/usage/admin-scope";
-import { dashboardData, rangeOf } from "@/lib/usage/dashboard";
+import { dashboardData, isRangeKey, RANGES, rangeOf } from "@/lib/usage/dashboard";
 
 export const dynamic = "force-dynamic";
 
-const csvCell = (value: unknown) => {
-  const text = String(value ?? "");
-  // Quotes, and a leading quote mark for values a spreadsheet would run as formulas.
-  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
-  return /[",\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-};
-
-/** The dashboard's per-tool figures for the range as CSV. */
+/** The dashboard's per-tool figures for the range as CSV; cells a spreadsheet would run as formulas are quoted. */
 export const GET = apiRoute("GET /admin/export", async (request) => {
   const ctx = await requireApiContext();
   const url = new URL(request.url);
+  const requested = url.searchParams.getAll("range");
+  if (requested.length > 1 || (requested.length === 1 && !isRangeKey(requested[0])))
+    throw new ValidationError(`range must be one of ${Object.keys(RANGES).join(", ")}.`, {
+      range: [`range must be one of ${Object.keys(RANGES).join(", ")}.`],
+    });
   const org = await adminOrganization(getDb(), ctx, url.searchParams.get("org") ?? undefined);
-  const { key, range } = rangeOf(url.searchParams.get("range") ?? undefined);
+  const { key, range } = rangeOf(requested[0]);
   const data = await dashboardData(getDb(), org.id, range);
-  const lines = [
-    ["tool", "source", "calls", "errors", "p50_ms", "p95_ms"].join(","),
-    ...data.tools.map((row) =>
-      [row.tool, row.source ?? "", row.calls, row.errors, Math.round(row.p50), Math.round(row.p95)]
-        .map(csvCell)
-        .join(","),
-    ),
-  ];
-  return new Response(`${lines.join("\n")}\n`, {
+  const csv = toCsv([
+    ["tool", "source", "calls", "errors", "p50_ms", "p95_ms"],
+    ...data.tools.map((row) => [
+      row.tool,
+      row.source ?? "",
+      row.calls,
+      row.errors,
+      Math.round(row.p50),
+      Math.round(row.p95),
+    ]),
+  ]);
+  return new Response(csv, {
     headers: {
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": `attachment; filename="switchboard-${org.slug}-${key}.csv"`,

@@ -7,16 +7,24 @@ import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { getDb } from "@/db/client";
 import { requirePageContext } from "@/lib/auth/request-context";
+import { hasControlCharacters } from "@/lib/http/text-input";
 import { searchUsers } from "@/lib/platform/platform-admin";
 
 export const metadata: Metadata = { title: "Users" };
 
 /** A superadmin's view of every account: search, memberships, and disabling one. */
-export default async function UsersPage({ searchParams }: { searchParams: Promise<{ q?: string }> }) {
+export default async function UsersPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const ctx = await requirePageContext();
   if (!ctx.isSuperadmin) notFound();
-  const { q = "" } = await searchParams;
-  const found = await searchUsers(getDb(), ctx, q);
+  const { q: raw } = await searchParams;
+  const q = typeof raw === "string" ? raw : "";
+  // Control characters are in no email or name, and Postgres refuses NUL in text: say so rather than fail.
+  const invalid = hasControlCharacters(q);
+  const found = invalid ? [] : await searchUsers(getDb(), ctx, q);
   return (
     <div className="grid gap-6">
       <h1 className="text-2xl font-semibold">Users</h1>
@@ -32,7 +40,11 @@ export default async function UsersPage({ searchParams }: { searchParams: Promis
         </form>
       </search>
       <Card className="p-0">
-        {found.length === 0 ? (
+        {invalid ? (
+          <p className="p-5 text-sm text-destructive" role="alert">
+            The search cannot contain control characters.
+          </p>
+        ) : found.length === 0 ? (
           <p className="p-5 text-sm text-muted-foreground">No user matches “{q}”.</p>
         ) : (
           <ul className="divide-y" aria-label="Users">

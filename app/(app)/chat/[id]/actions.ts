@@ -2,14 +2,34 @@
 
 import type { UIMessage } from "ai";
 import { revalidatePath } from "next/cache";
+import { z } from "zod";
 import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { renderConversationPrompt } from "@/lib/chat/conversation-prompts";
-import { allowToolForConversation, setToolToggles } from "@/lib/chat/conversation-settings";
+import {
+  allowToolForConversation,
+  setToolToggles,
+  toolTogglesSchema,
+} from "@/lib/chat/conversation-settings";
 import { appendMessages, getConversation } from "@/lib/chat/conversations";
 import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { type ResourceAttachment, readResourceAttachment } from "@/lib/chat/resource-attachments";
 import { toActionError } from "@/lib/errors";
+import { idArg, invalidActionArgs, textArg } from "@/lib/http/action-args";
+
+const togglesInput = z.object({ id: idArg, toggles: toolTogglesSchema.strict() });
+const allowToolInput = z.object({ id: idArg, toolName: textArg });
+const readResourceInput = z.object({
+  id: idArg,
+  request: z.strictObject({ integrationId: idArg, uri: textArg }, { error: "must name a resource" }),
+});
+const renderPromptInput = z.object({
+  id: idArg,
+  request: z.strictObject(
+    { integrationId: idArg, name: textArg, arguments: z.record(z.string(), textArg) },
+    { error: "must name a prompt and its arguments" },
+  ),
+});
 
 async function conversationCapabilities(id: string) {
   const ctx = await requireApiContext();
@@ -22,6 +42,8 @@ export async function setToolTogglesAction(
   id: string,
   toggles: { disabledIntegrationIds: string[]; disabledTools: string[] },
 ): Promise<{ error?: string }> {
+  const invalid = invalidActionArgs(togglesInput, { id, toggles });
+  if (invalid) return invalid;
   try {
     await setToolToggles(getDb(), await requireApiContext(), id, toggles);
   } catch (error) {
@@ -32,6 +54,8 @@ export async function setToolTogglesAction(
 }
 
 export async function allowToolAlwaysAction(id: string, toolName: string): Promise<{ error?: string }> {
+  const invalid = invalidActionArgs(allowToolInput, { id, toolName });
+  if (invalid) return invalid;
   try {
     await allowToolForConversation(getDb(), await requireApiContext(), id, toolName);
   } catch (error) {
@@ -44,6 +68,8 @@ export async function readResourceAction(
   id: string,
   request: { integrationId: string; uri: string },
 ): Promise<{ attachment?: ResourceAttachment; error?: string }> {
+  const invalid = invalidActionArgs(readResourceInput, { id, request });
+  if (invalid) return invalid;
   try {
     const { ctx, active } = await conversationCapabilities(id);
     return { attachment: await readResourceAttachment(getDb(), ctx, active, request) };
@@ -56,6 +82,8 @@ export async function renderPromptAction(
   id: string,
   request: { integrationId: string; name: string; arguments: Record<string, string> },
 ): Promise<{ messages?: UIMessage[]; error?: string; fields?: Record<string, string[]> }> {
+  const invalid = invalidActionArgs(renderPromptInput, { id, request });
+  if (invalid) return invalid;
   try {
     const { ctx, conversation, active } = await conversationCapabilities(id);
     const messages = await renderConversationPrompt(getDb(), ctx, active, request);

@@ -1,16 +1,23 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
 import { getDb } from "@/db/client";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { toActionError } from "@/lib/errors";
+import { formArg, idArg, invalidActionArgs } from "@/lib/http/action-args";
+
+const formInput = z.object({ form: formArg });
+const idInput = z.object({ id: idArg });
 
 export async function createApiKeyAction(
   _prev: FormState & { key?: string },
   form: FormData,
 ): Promise<FormState & { key?: string }> {
+  const invalid = invalidActionArgs(formInput, { form });
+  if (invalid) return invalid;
   try {
     const { key, apiKey } = await createApiKey(getDb(), await requireApiContext(), {
       name: form.get("name"),
@@ -27,6 +34,8 @@ export async function createApiKeyAction(
 }
 
 export async function revokeApiKeyAction(id: string): Promise<FormState> {
+  const invalid = invalidActionArgs(idInput, { id });
+  if (invalid) return invalid;
   try {
     await revokeApiKey(getDb(), await requireApiContext(), id);
   } catch (error) {
