@@ -9,7 +9,8 @@ import {
 } from "@/lib/mcp/oauth/connect-integration";
 
 const callbackSchema = z.object({
-  state: z.string().min(1).max(200),
+  // A flow's state is URL-safe text we made; anything else (a NUL, say) is a forged link, not a database error.
+  state: z.string().regex(/^[\w-]{1,200}$/),
   code: z.string().min(1).max(4000).optional(),
   error: z.string().max(200).optional(),
   error_description: z.string().max(1000).optional(),
