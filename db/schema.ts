@@ -67,6 +67,32 @@ export type Organization = typeof organizations.$inferSelect;
 export type Membership = typeof memberships.$inferSelect;
 export type Role = (typeof roleEnum.enumValues)[number];
 
+/** A single-use link that lets someone join an organization with a role, registered or not. */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    /** Lowercased: the account that accepts must have this email. */
+    email: text("email").notNull(),
+    role: roleEnum("role").notNull(),
+    /** SHA-256 of the random token in the link: the link itself is shown once and never stored. */
+    tokenHash: text("token_hash").notNull().unique(),
+    /** Null when an operator invited through the CLI, or the inviter's account is gone. */
+    invitedBy: uuid("invited_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    acceptedBy: uuid("accepted_by").references(() => users.id, { onDelete: "set null" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (table) => [index("invitations_org_idx").on(table.organizationId)],
+);
+
+export type Invitation = typeof invitations.$inferSelect;
+
 export const mcpTransportEnum = pgEnum("mcp_transport", ["streamable-http", "sse", "stdio"]);
 export const mcpAuthEnum = pgEnum("mcp_auth", ["none", "bearer", "headers", "oauth"]);
 export const mcpStatusEnum = pgEnum("mcp_status", ["unknown", "connected", "failing"]);

@@ -96,6 +96,11 @@ export const envSchema = z.object({
     .transform((value) => (value === undefined ? 600 : Number(value))),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   ALLOW_REGISTRATION: booleanFlag.default(true),
+  /** How long an invitation link stays valid. */
+  INVITATION_TTL_HOURS: wholeNumber("hours", 168),
+  /** Invitations are also mailed when set, like smtps://user:password@mail.example.com:465. */
+  SMTP_URL: optionalUrl(["smtp:", "smtps:"]),
+  SMTP_FROM: optionalString.transform((value) => value ?? "Switchboard <no-reply@localhost>"),
 });
 
 export type Env = z.infer<typeof envSchema>;

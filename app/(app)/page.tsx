@@ -12,7 +12,7 @@ import { listOrganizationsForUser } from "@/lib/orgs/organizations";
 export default async function OverviewPage({
   searchParams,
 }: {
-  searchParams: Promise<{ created?: string }>;
+  searchParams: Promise<{ created?: string; joined?: string }>;
 }) {
   const ctx = await requirePageContext();
   const [organizations, members] = await Promise.all([
@@ -20,7 +20,7 @@ export default async function OverviewPage({
     listMembers(getDb(), ctx),
   ]);
   const org = organizations.find((o) => o.id === ctx.orgId);
-  const { created } = await searchParams;
+  const { created, joined } = await searchParams;
   return (
     <div className="grid gap-6">
       <div>
@@ -32,6 +32,11 @@ export default async function OverviewPage({
         </p>
       </div>
       {created === ctx.orgId ? <Alert tone="success">Your new organization is ready.</Alert> : null}
+      {joined === ctx.orgId ? (
+        <Alert tone="success">
+          Welcome to {org?.name}: you joined as {ctx.role === "member" ? "a" : "an"} {ctx.role}.
+        </Alert>
+      ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <Card>
           <Cable className="mb-3 h-5 w-5 text-primary" aria-hidden />

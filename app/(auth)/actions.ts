@@ -7,11 +7,7 @@ import { signIn } from "@/lib/auth/nextauth";
 import { registerUser } from "@/lib/auth/users";
 import { getEnv } from "@/lib/env";
 import { toActionError } from "@/lib/errors";
-
-function safeRedirect(value: FormDataEntryValue | null): string {
-  // Only same-site paths: never an open redirect.
-  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") ? value : "/";
-}
+import { safeRedirectPath } from "@/lib/http/safe-redirect";
 
 export async function loginAction(_prev: FormState, form: FormData): Promise<FormState> {
   const email = String(form.get("email") ?? "");
@@ -19,7 +15,7 @@ export async function loginAction(_prev: FormState, form: FormData): Promise<For
     await signIn("credentials", {
       email,
       password: String(form.get("password") ?? ""),
-      redirectTo: safeRedirect(form.get("callbackUrl")),
+      redirectTo: safeRedirectPath(form.get("callbackUrl")),
     });
     return {};
   } catch (error) {

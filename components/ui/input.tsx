@@ -1,10 +1,11 @@
-import type { InputHTMLAttributes, SelectHTMLAttributes } from "react";
+import type { ComponentProps, SelectHTMLAttributes } from "react";
 import { cn } from "@/lib/cn";
 
 const field =
   "h-9 w-full rounded-md border bg-card px-3 text-sm shadow-xs outline-none focus-visible:ring-2 focus-visible:ring-ring aria-invalid:border-destructive";
 
-export function Input({ className, ...props }: InputHTMLAttributes<HTMLInputElement>) {
+// React 19 passes `ref` as a prop, so a caller can focus the field.
+export function Input({ className, ...props }: ComponentProps<"input">) {
   return <input className={cn(field, className)} {...props} />;
 }
 

@@ -9,6 +9,7 @@ export const AUDIT_KINDS = [
   "agent",
   "capability",
   "member",
+  "invitation",
   "knowledge",
   "settings",
 ] as const;

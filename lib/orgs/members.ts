@@ -33,8 +33,8 @@ export function listMembers(db: Database, ctx: RequestContext): Promise<Member[]
     .orderBy(asc(memberships.createdAt));
 }
 
-// Only owners may hand out or take away ownership; admins manage admins and members.
-function assertMayManage(ctx: RequestContext, ...roles: Role[]) {
+/** Only owners may hand out or take away ownership; admins manage admins and members (invitations too). */
+export function assertMayManage(ctx: RequestContext, ...roles: Role[]) {
   if (ctx.role !== "owner" && roles.includes("owner")) {
     throw new ForbiddenError("Only an owner can grant, change or remove the owner role.");
   }
@@ -48,7 +48,7 @@ export async function addMember(db: Database, ctx: RequestContext, input: { emai
   assertMayManage(ctx, role);
   const user = await findUserByEmail(db, email);
   if (!user) {
-    const message = `No one has registered with ${email} yet. Ask them to create an account first.`;
+    const message = `No one has registered with ${email} yet. Use "Invite people" to send them a link instead.`;
     throw new ValidationError(message, { email: [message] });
   }
   const inserted = await db

@@ -37,6 +37,32 @@ describe("parseEnv", () => {
     expect(parseEnv({ AUTH_GITHUB_ID: "id", AUTH_GITHUB_SECRET: "s" }).AUTH_GITHUB_ID).toBe("id");
   });
 
+  it("reads the invitation settings: a whole number of hours, an smtp: or smtps: URL, and a sender", () => {
+    const defaults = parseEnv({});
+    expect(defaults).toMatchObject({
+      INVITATION_TTL_HOURS: 168,
+      SMTP_FROM: "Switchboard <no-reply@localhost>",
+    });
+    expect(defaults.SMTP_URL).toBeUndefined();
+    expect(
+      parseEnv({
+        INVITATION_TTL_HOURS: "48",
+        SMTP_URL: "smtps://user:secret@mail.example.com:465",
+        SMTP_FROM: "Acme <ops@acme.test>",
+      }),
+    ).toMatchObject({
+      INVITATION_TTL_HOURS: 48,
+      SMTP_URL: "smtps://user:secret@mail.example.com:465",
+      SMTP_FROM: "Acme <ops@acme.test>",
+    });
+    expect(() => parseEnv({ INVITATION_TTL_HOURS: "1.5" })).toThrow(
+      "INVITATION_TTL_HOURS: must be a whole number of hours",
+    );
+    expect(() => parseEnv({ SMTP_URL: "https://mail.example.com" })).toThrow(
+      "SMTP_URL: must be a URL starting with smtp:// or smtps://",
+    );
+  });
+
   it("reads boolean flags strictly", () => {
     expect(parseEnv({ ALLOW_REGISTRATION: "false" }).ALLOW_REGISTRATION).toBe(false);
     expect(() => parseEnv({ ALLOW_REGISTRATION: "nope" })).toThrow(/ALLOW_REGISTRATION/);

@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { auth, signIn } from "@/lib/auth/nextauth";
 import { externalProviders } from "@/lib/auth/providers";
+import { safeRedirectPath } from "@/lib/http/safe-redirect";
 import { LoginForm } from "./login-form";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -13,8 +14,10 @@ export default async function LoginPage({
 }: {
   searchParams: Promise<{ callbackUrl?: string; error?: string }>;
 }) {
-  if ((await auth())?.userId) redirect("/");
   const { callbackUrl, error } = await searchParams;
+  // Back to where sign-in was asked for (an invitation, say), whichever way the person signs in.
+  const next = safeRedirectPath(callbackUrl);
+  if ((await auth())?.userId) redirect(next.startsWith("/login") ? "/" : next);
   const providers = externalProviders();
   return (
     <div className="grid gap-5">
@@ -31,7 +34,7 @@ export default async function LoginPage({
           key={provider.id}
           action={async () => {
             "use server";
-            await signIn(provider.id, { redirectTo: "/" });
+            await signIn(provider.id, { redirectTo: next });
           }}
         >
           <Button type="submit" variant="secondary" className="w-full">
@@ -41,7 +44,10 @@ export default async function LoginPage({
       ))}
       <p className="text-center text-sm text-muted-foreground">
         New here?{" "}
-        <Link href="/register" className="font-medium text-primary hover:underline">
+        <Link
+          href={next.startsWith("/invite/") ? `${next}/register` : "/register"}
+          className="font-medium text-primary hover:underline"
+        >
           Create an account
         </Link>
       </p>

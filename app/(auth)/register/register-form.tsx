@@ -8,14 +8,23 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { PASSWORD_MIN_LENGTH } from "@/lib/auth/schemas";
 import { registerAction } from "../actions";
+import { registerWithInvitationAction } from "../invite/[token]/actions";
 
-export function RegisterForm() {
-  const [state, action] = useActionState<FormState, FormData>(registerAction, {});
+/**
+ * Creates an account. With an invitation, the address is the invited one (shown, not editable) and the account
+ * joins the inviting organization instead of getting one of its own.
+ */
+export function RegisterForm({ invitation }: { invitation?: { token: string; email: string } } = {}) {
+  const [state, action] = useActionState<FormState, FormData>(
+    invitation ? registerWithInvitationAction : registerAction,
+    {},
+  );
   const fieldError = (name: string) => state.fields?.[name]?.[0];
   const hasFieldErrors = Object.keys(state.fields ?? {}).length > 0;
   return (
     <form action={action} className="grid gap-4" noValidate>
       {state.error && !hasFieldErrors ? <Alert>{state.error}</Alert> : null}
+      {invitation ? <input type="hidden" name="invitation" value={invitation.token} /> : null}
       <Field id="name" label="Your name" error={fieldError("name")}>
         <Input
           id="name"
@@ -26,16 +35,34 @@ export function RegisterForm() {
           aria-invalid={!!fieldError("name")}
         />
       </Field>
-      <Field id="email" label="Email" error={fieldError("email")}>
-        <Input
-          id="email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={state.values?.email}
-          aria-invalid={!!fieldError("email")}
-        />
+      <Field
+        id="email"
+        label="Email"
+        error={fieldError("email")}
+        hint={invitation ? "The invitation is for this address." : undefined}
+      >
+        {invitation ? (
+          <Input
+            id="email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            readOnly
+            value={invitation.email}
+            aria-invalid={!!fieldError("email")}
+            className="bg-muted"
+          />
+        ) : (
+          <Input
+            id="email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            defaultValue={state.values?.email}
+            aria-invalid={!!fieldError("email")}
+          />
+        )}
       </Field>
       <Field
         id="password"
@@ -52,10 +79,18 @@ export function RegisterForm() {
           aria-invalid={!!fieldError("password")}
         />
       </Field>
-      <Field id="organizationName" label="Organization name" hint="Optional: you can rename it later.">
-        <Input id="organizationName" name="organizationName" defaultValue={state.values?.organizationName} />
-      </Field>
-      <SubmitButton pendingText="Creating your account…">Create account</SubmitButton>
+      {invitation ? null : (
+        <Field id="organizationName" label="Organization name" hint="Optional: you can rename it later.">
+          <Input
+            id="organizationName"
+            name="organizationName"
+            defaultValue={state.values?.organizationName}
+          />
+        </Field>
+      )}
+      <SubmitButton pendingText="Creating your account…">
+        {invitation ? "Create account and join" : "Create account"}
+      </SubmitButton>
     </form>
   );
 }

@@ -3,6 +3,7 @@ import { apikeyCreate } from "./apikey-create";
 import { integrationAdd } from "./integration-add";
 import { integrationList } from "./integration-list";
 import { integrationTest } from "./integration-test";
+import { inviteCreate } from "./invite-create";
 import { knowledgeAdd } from "./knowledge-add";
 import { knowledgeReindex } from "./knowledge-reindex";
 import { mcpConnect } from "./mcp-connect";
@@ -13,6 +14,7 @@ import { userCreate } from "./user-create";
 export const commands: (CliCommand | StandaloneCliCommand)[] = [
   orgCreate,
   userCreate,
+  inviteCreate,
   integrationAdd,
   integrationList,
   integrationTest,

@@ -5,6 +5,10 @@ import type { FormState } from "@/components/forms/form-state";
 import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { toActionError } from "@/lib/errors";
+import { appOrigin } from "@/lib/http/app-origin";
+import type { MailOutcome } from "@/lib/invitations/invitation-mail";
+import { revokeInvitation } from "@/lib/invitations/invitations";
+import { inviteMember } from "@/lib/invitations/invite-member";
 import { addMember, changeMemberRole, removeMember } from "@/lib/orgs/members";
 
 export async function addMemberAction(_prev: FormState, form: FormData): Promise<FormState> {
@@ -39,4 +43,38 @@ export async function removeMemberAction(userId: string): Promise<FormState> {
   } catch (error) {
     return toActionError(error, { action: "removeMember" });
   }
+}
+
+export type InvitationFormState = FormState & { link?: string; email?: string; mail?: MailOutcome };
+
+export async function createInvitationAction(
+  _prev: InvitationFormState,
+  form: FormData,
+): Promise<InvitationFormState> {
+  const values = { email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "member") };
+  try {
+    const ctx = await requireApiContext();
+    const { link, invitation, mail } = await inviteMember(getDb(), ctx, values, {
+      origin: await appOrigin(),
+    });
+    revalidatePath("/settings/members");
+    return {
+      link,
+      email: invitation.email,
+      mail,
+      success: `Invitation created for ${invitation.email} as ${invitation.role}.`,
+    };
+  } catch (error) {
+    return { ...toActionError(error, { action: "createInvitation" }), values };
+  }
+}
+
+export async function revokeInvitationAction(id: string): Promise<FormState> {
+  try {
+    await revokeInvitation(getDb(), await requireApiContext(), id);
+  } catch (error) {
+    return toActionError(error, { action: "revokeInvitation" });
+  }
+  revalidatePath("/settings/members");
+  return {};
 }

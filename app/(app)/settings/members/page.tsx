@@ -1,31 +1,53 @@
+import { UserPlus } from "lucide-react";
 import type { Metadata } from "next";
+import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
+import { buttonClasses } from "@/components/ui/button";
 import { Card, CardDescription, CardTitle } from "@/components/ui/card";
 import { getDb } from "@/db/client";
 import { isAdminRole } from "@/lib/auth/context";
 import { requirePageContext } from "@/lib/auth/request-context";
+import { listPendingInvitations } from "@/lib/invitations/invitations";
 import { listMembers } from "@/lib/orgs/members";
 import { AddMemberForm } from "./add-member-form";
 import { MemberActions } from "./member-actions";
+import { PendingInvitations } from "./pending-invitations";
 
 export const metadata: Metadata = { title: "Members" };
 
 export default async function MembersPage() {
   const ctx = await requirePageContext();
-  const members = await listMembers(getDb(), ctx);
   const canManage = isAdminRole(ctx.role);
+  const [members, invitations] = await Promise.all([
+    listMembers(getDb(), ctx),
+    canManage ? listPendingInvitations(getDb(), ctx) : [],
+  ]);
   return (
     <div className="grid gap-6">
-      <div>
-        <h1 className="text-2xl font-semibold">Members</h1>
-        <p className="mt-1 text-sm text-muted-foreground">
-          Owners and admins manage integrations and members; members use what the organization has connected.
-        </p>
+      <div className="flex flex-wrap items-start gap-3">
+        <div className="min-w-0 flex-1">
+          <h1 className="text-2xl font-semibold">Members</h1>
+          <p className="mt-1 text-sm text-muted-foreground">
+            Owners and admins manage integrations and members; members use what the organization has
+            connected.
+          </p>
+        </div>
+        {canManage ? (
+          <Link href="/settings/members/invite" className={buttonClasses()}>
+            <UserPlus className="h-4 w-4" aria-hidden /> Invite people
+          </Link>
+        ) : null}
       </div>
       {canManage ? (
         <Card>
           <CardTitle>Add a member</CardTitle>
-          <CardDescription>They need a Switchboard account with this email.</CardDescription>
+          <CardDescription>
+            They need a Switchboard account with this email. No account yet?{" "}
+            <Link href="/settings/members/invite" className="font-medium text-primary hover:underline">
+              Invite them
+            </Link>{" "}
+            with a link instead.
+          </CardDescription>
           <AddMemberForm canGrantOwner={ctx.role === "owner"} />
         </Card>
       ) : null}
@@ -56,6 +78,7 @@ export default async function MembersPage() {
           ))}
         </ul>
       </Card>
+      {canManage ? <PendingInvitations invitations={invitations} actorRole={ctx.role} /> : null}
     </div>
   );
 }
