@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumPath } from "./tests/e2e/chromium";
+import { oidcClient } from "./tests/fixtures/oidc/client";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 // Every run starts from an empty installation, so the first registration is the superadmin.
@@ -11,6 +12,10 @@ const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "swi
 export const modelAppPort = port + 1;
 export const scriptedLlmPort = port + 90;
 const modelDataDir = mkdtempSync(path.join(tmpdir(), "switchboard-e2e-model-"));
+// A third app with single sign-on through a real OpenID Connect provider (tests/fixtures/oidc/provider.ts).
+export const ssoAppPort = port + 2;
+export const oidcProviderPort = port + 91;
+const ssoDataDir = mkdtempSync(path.join(tmpdir(), "switchboard-e2e-sso-"));
 // The background health check would change integrations' status under the tests; it has tests of its own.
 const quiet = { LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1", HEALTH_CHECK_INTERVAL_MS: "0" };
 
@@ -76,6 +81,32 @@ export default defineConfig({
         CHAT_MODEL: "scripted-model",
         // The OAuth test provider listens on loopback.
         MCP_ALLOW_PRIVATE_NETWORKS: "true",
+        ...quiet,
+      },
+    },
+    {
+      command: `npx tsx tests/fixtures/oidc/provider.ts --port ${oidcProviderPort} --app-port ${ssoAppPort}`,
+      url: `http://127.0.0.1:${oidcProviderPort}/.well-known/openid-configuration`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+    {
+      command: "npx tsx scripts/start.ts",
+      url: `http://127.0.0.1:${ssoAppPort}/api/health`,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        PORT: String(ssoAppPort),
+        DATA_DIR: ssoDataDir,
+        DATABASE_URL: "",
+        AUTH_OIDC_ISSUER: `http://127.0.0.1:${oidcProviderPort}`,
+        AUTH_OIDC_ID: oidcClient.id,
+        AUTH_OIDC_SECRET: oidcClient.secret,
+        AUTH_OIDC_NAME: "Test SSO",
         ...quiet,
       },
     },

@@ -1,11 +1,26 @@
 import { randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
+import { invitations } from "@/db/schema";
+import { getEnv } from "@/lib/env";
+import { isPendingInvitation } from "@/lib/invitations/pending";
 import { logger } from "@/lib/logger";
-import { findUserByEmail, registerUser } from "./users";
+import { createUserWithoutOrganization, findUserByEmail, registerUser } from "./users";
+
+async function isInvited(db: Database, email: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: invitations.id })
+    .from(invitations)
+    .where(and(eq(invitations.email, email), isPendingInvitation()))
+    .limit(1);
+  return row !== undefined;
+}
 
 /**
- * The local user for someone signing in through OAuth/OIDC: found by verified email, or registered with their
- * own organization like any new user. Returns null when the provider gave no email or the user is disabled.
+ * The local user for someone signing in through OAuth/OIDC: found by verified email, or registered. Someone
+ * invited gets an account with no organization of their own (the invitation's page joins them); anyone else gets
+ * their own organization like any new user, unless registration is closed. Returns null when the provider gave
+ * no email, the user is disabled, or nobody may register them.
  */
 export async function userForExternalAccount(
   db: Database,
@@ -15,12 +30,24 @@ export async function userForExternalAccount(
   if (!email) return null;
   const existing = await findUserByEmail(db, email);
   if (existing) return existing.disabledAt ? null : existing.id;
+  const invited = await isInvited(db, email);
+  if (!invited && !getEnv().ALLOW_REGISTRATION) {
+    logger.info("sign-in refused", { reason: "registration closed", provider: profile.provider });
+    return null;
+  }
   // The account gets a random password nobody knows; the person signs in through the provider.
-  const { user } = await registerUser(db, {
+  const account = {
     name: profile.name?.trim() || email.split("@")[0],
     email,
     password: randomBytes(24).toString("base64url"),
+  };
+  const user = invited
+    ? await createUserWithoutOrganization(db, account)
+    : (await registerUser(db, account)).user;
+  logger.info("user registered through external sign-in", {
+    userId: user.id,
+    provider: profile.provider,
+    invited,
   });
-  logger.info("user registered through external sign-in", { userId: user.id, provider: profile.provider });
   return user.id;
 }

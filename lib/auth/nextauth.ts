@@ -1,3 +1,4 @@
+import type { NextRequest } from "next/server";
 import NextAuth from "next-auth";
 import { getDb } from "@/db/client";
 import { logger } from "@/lib/logger";
@@ -32,7 +33,7 @@ async function refreshOrganization(userId: string, preferredOrgId?: string | nul
   }
 }
 
-export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() => ({
+const nextAuth = NextAuth(() => ({
   // Served by `next start` behind whatever host the operator chose, not only on Vercel.
   trustHost: true,
   secret: authSecret(),
@@ -51,6 +52,11 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() 
   callbacks: {
     async signIn({ user, account, profile }) {
       if (!account || account.provider === "credentials") return true;
+      // An address the provider says it has not verified claims no account, neither an existing one nor a new one.
+      if (String(profile?.email_verified) === "false") {
+        logger.info("sign-in refused", { reason: "unverified email", provider: account.provider });
+        return "/login?error=AccessDenied";
+      }
       const userId = await userForExternalAccount(getDb(), {
         email: profile?.email ?? user.email,
         name: profile?.name ?? user.name,
@@ -81,3 +87,26 @@ export const { handlers, auth, signIn, signOut, unstable_update } = NextAuth(() 
     },
   },
 }));
+
+export const { auth, signIn, signOut, unstable_update } = nextAuth;
+
+/**
+ * A request to Auth.js's routes on the address the browser used. Without AUTH_URL, Auth.js takes the OAuth
+ * redirect_uri from the Host headers when sign-in starts (a server action) but from the request URL at the
+ * callback, which `next start` makes http://localhost:<port>: the provider refuses the mismatch and the browser
+ * is sent to localhost. Both ends now read the same headers (trustHost already trusts them).
+ */
+function onBrowserAddress(req: NextRequest): NextRequest {
+  if (process.env.AUTH_URL ?? process.env.NEXTAUTH_URL) return req;
+  const host = (req.headers.get("x-forwarded-host") ?? req.headers.get("host"))?.split(",")[0]?.trim();
+  if (!host) return req;
+  const proto = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? req.nextUrl.protocol;
+  const url = new URL(`${req.nextUrl.pathname}${req.nextUrl.search}`, `${proto.replace(/:$/, "")}://${host}`);
+  // A plain Request, which is all Auth.js reads: a NextRequest would turn 127.0.0.1 back into localhost.
+  return new Request(url, req) as NextRequest;
+}
+
+export const handlers = {
+  GET: (req: NextRequest) => nextAuth.handlers.GET(onBrowserAddress(req)),
+  POST: (req: NextRequest) => nextAuth.handlers.POST(onBrowserAddress(req)),
+};

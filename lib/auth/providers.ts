@@ -31,7 +31,13 @@ export function authProviders(): Provider[] {
     }),
   ];
   if (env.AUTH_GITHUB_ID && env.AUTH_GITHUB_SECRET) {
-    providers.push(GitHub({ clientId: env.AUTH_GITHUB_ID, clientSecret: env.AUTH_GITHUB_SECRET }));
+    providers.push(
+      GitHub({
+        clientId: env.AUTH_GITHUB_ID,
+        clientSecret: env.AUTH_GITHUB_SECRET,
+        userinfo: { request: githubProfileWithVerifiedEmail },
+      }),
+    );
   }
   if (env.AUTH_OIDC_ID && env.AUTH_OIDC_SECRET && env.AUTH_OIDC_ISSUER) {
     providers.push({
@@ -41,7 +47,37 @@ export function authProviders(): Provider[] {
       issuer: env.AUTH_OIDC_ISSUER,
       clientId: env.AUTH_OIDC_ID,
       clientSecret: env.AUTH_OIDC_SECRET,
+      // Email and name from the userinfo endpoint (its `sub` checked against the ID token's): in the code flow
+      // OpenID Connect releases scope claims there, and conforming providers leave them out of the ID token.
+      idToken: false,
     });
   }
   return providers;
+}
+
+interface GitHubEmail {
+  email: string;
+  primary: boolean;
+  verified: boolean;
+}
+
+/**
+ * GitHub's profile with an address GitHub has verified (the primary one, else another verified one, else none):
+ * sign-in matches accounts by email, and Auth.js's default takes the primary address even when unverified.
+ */
+async function githubProfileWithVerifiedEmail({
+  tokens,
+  provider,
+}: {
+  tokens: { access_token?: string };
+  provider: { userinfo?: { url?: URL } };
+}) {
+  const userUrl = provider.userinfo?.url?.toString() ?? "https://api.github.com/user";
+  const headers = { Authorization: `Bearer ${tokens.access_token}`, "User-Agent": "switchboard" };
+  const profile = (await (await fetch(userUrl, { headers })).json()) as Record<string, unknown>;
+  const response = await fetch(`${userUrl}/emails`, { headers });
+  const emails = response.ok ? ((await response.json()) as GitHubEmail[]) : [];
+  const verified = emails.filter((entry) => entry.verified);
+  const email = (verified.find((entry) => entry.primary) ?? verified[0])?.email ?? null;
+  return { ...profile, email };
 }

@@ -69,6 +69,15 @@ export async function registerUser(
   });
 }
 
+/** An account with no organization yet: someone invited, who joins through the invitation's page. */
+export async function createUserWithoutOrganization(
+  db: Database,
+  input: { email: unknown; name?: unknown; password?: unknown },
+): Promise<PublicUser> {
+  const parsed = parseInput(newUserSchema, input);
+  return db.transaction(async (tx) => toPublic(await insertUser(tx, parsed)));
+}
+
 /** Creates a user in an existing organization (operator CLI and sign-in providers). */
 export async function createUserInOrganization(
   db: Database,
