@@ -81,6 +81,8 @@ export default defineConfig({
         CHAT_MODEL: "scripted-model",
         // The OAuth test provider listens on loopback.
         MCP_ALLOW_PRIVATE_NETWORKS: "true",
+        // Invitations made here are expired from the start, so a browser test can open an expired link.
+        INVITATION_TTL_HOURS: "0",
         ...quiet,
       },
     },
