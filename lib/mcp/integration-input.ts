@@ -32,20 +32,20 @@ const FORBIDDEN_HEADERS = new Set([
   "content-type",
 ]);
 
-export const headersSchema = z
-  .record(z.string(), z.string())
-  .default({})
-  .superRefine((headers, issue) => {
-    for (const [name, value] of Object.entries(headers)) {
-      if (!headerName.test(name))
-        issue.addIssue({ code: "custom", message: `"${name}" is not a valid header name.` });
-      else if (FORBIDDEN_HEADERS.has(name.toLowerCase())) {
-        issue.addIssue({ code: "custom", message: `The header ${name} is set by the connection itself.` });
-      }
-      if (/[\r\n]/.test(value))
-        issue.addIssue({ code: "custom", message: `The value of ${name} cannot contain line breaks.` });
+/** Header names and values, without a default: an edit that leaves them out keeps the stored ones. */
+const headerRecordSchema = z.record(z.string(), z.string()).superRefine((headers, issue) => {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!headerName.test(name))
+      issue.addIssue({ code: "custom", message: `"${name}" is not a valid header name.` });
+    else if (FORBIDDEN_HEADERS.has(name.toLowerCase())) {
+      issue.addIssue({ code: "custom", message: `The header ${name} is set by the connection itself.` });
     }
-  });
+    if (/[\r\n]/.test(value))
+      issue.addIssue({ code: "custom", message: `The value of ${name} cannot contain line breaks.` });
+  }
+});
+
+export const headersSchema = headerRecordSchema.default({});
 
 export const timeoutSchema = z.coerce
   .number({ error: "Enter the timeout in seconds." })
@@ -60,11 +60,13 @@ const scopeSchema = z
   .refine((value) => !/[\r\n"\\]/.test(value), { error: "Scopes are separated by spaces, without quotes." })
   .optional();
 
+const oauthCredentialsSchema = z.enum(["organization", "user"], {
+  error: "Choose who connects: the organization once, or each user.",
+});
+
 /** How an OAuth integration is connected; the client id and secret are for a client registered beforehand. */
 export const oauthInputSchema = {
-  oauthCredentials: z
-    .enum(["organization", "user"], { error: "Choose who connects: the organization once, or each user." })
-    .default("organization"),
+  oauthCredentials: oauthCredentialsSchema.default("organization"),
   oauthScope: scopeSchema,
   oauthClientId: z.string().trim().max(500, { error: "That client id is too long." }).optional(),
   oauthClientSecret: z.string().trim().max(2000, { error: "That client secret is too long." }).optional(),
@@ -111,7 +113,8 @@ export const updateIntegrationSchema = z.object({
   url: urlSchema.optional(),
   transport: z.enum(["streamable-http", "sse"]).optional(),
   authType: z.enum(["none", "bearer", "headers", "oauth"]).optional(),
-  oauthCredentials: oauthInputSchema.oauthCredentials.optional(),
+  // No defaults in an edit: a field left out keeps what is stored (a default would reset it).
+  oauthCredentials: oauthCredentialsSchema.optional(),
   oauthScope: scopeSchema,
   oauthClientId: oauthInputSchema.oauthClientId,
   /** A new client secret; blank or absent keeps the stored one. */
@@ -119,7 +122,7 @@ export const updateIntegrationSchema = z.object({
   /** A new token; blank or absent keeps the stored one. */
   token: z.string().trim().optional(),
   /** New header values; a blank value keeps the stored one, a name left out removes it. */
-  headers: headersSchema.optional(),
+  headers: headerRecordSchema.optional(),
   credentials: z.record(z.string(), z.string()).optional(),
   timeoutMs: timeoutSchema.optional(),
 });

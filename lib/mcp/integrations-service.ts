@@ -1,6 +1,12 @@
 import { and, eq, like, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { agents, type DiscoveredSnapshot, mcpIntegrations, mcpOAuthCredentials } from "@/db/schema";
+import {
+  agents,
+  type DiscoveredSnapshot,
+  mcpIntegrations,
+  mcpOAuthCredentials,
+  mcpOAuthFlows,
+} from "@/db/schema";
 import { auditPick, changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { encryptSecret } from "@/lib/crypto/secret-box";
@@ -293,6 +299,8 @@ export async function updateIntegration(
     if (input.transport) patch.transport = input.transport;
     const authType = input.authType ?? row.authType;
     patch.authType = authType;
+    if (authType !== "none" && originChanged(row.url, input.url))
+      requireFreshCredentials(row, input, authType, new URL(input.url as string).origin);
     if (authType === "none") patch.credentialsEncrypted = {};
     if (authType === "bearer") {
       const kept = row.authType === "bearer" ? row.credentialsEncrypted.token : undefined;
@@ -322,8 +330,11 @@ export async function updateIntegration(
     .where(and(eq(mcpIntegrations.id, id), eq(mcpIntegrations.organizationId, ctx.orgId)))
     .returning();
   // Tokens belong to the server, client and mode they were granted for: a change there needs a new connection.
-  if (updated && row.authType === "oauth" && oauthConnectionChanged(row, updated))
+  if (updated && row.authType === "oauth" && oauthConnectionChanged(row, updated)) {
     await db.delete(mcpOAuthCredentials).where(eq(mcpOAuthCredentials.integrationId, updated.id));
+    // A consent still pending was asked of the old server; its code must not be redeemed with the new one.
+    await db.delete(mcpOAuthFlows).where(eq(mcpOAuthFlows.integrationId, updated.id));
+  }
   await getMcpClient().pool.closeIntegration(id);
   if (updated) {
     const credentialsChanged =
@@ -336,6 +347,55 @@ export async function updateIntegration(
     });
   }
   return toView(updated ?? row);
+}
+
+/** True when an edit points the integration at another scheme, host or port than before. */
+function originChanged(before: string | null, after: string | undefined): boolean {
+  if (!after || !before) return false;
+  try {
+    return new URL(before).origin !== new URL(after).origin;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Stored secrets belong to the server they were entered for. When an edit moves the integration to another
+ * origin, keeping them would send the saved token, headers or client secret to whatever server the new URL
+ * names, so every stored secret the integration would still use must be entered again in the same edit. The
+ * edit is refused (rather than the secrets silently cleared) so the admin learns at once which fields to fill,
+ * instead of finding an integration that fails with 401s later; a header can also be left out to remove it.
+ */
+function requireFreshCredentials(
+  row: McpIntegration,
+  input: ReturnType<typeof updateIntegrationSchema.parse>,
+  authType: McpAuthType,
+  origin: string,
+) {
+  const why = `The URL now points to another server (${origin}), and saved secrets are not sent to a new server.`;
+  const stored = row.authType === authType ? row.credentialsEncrypted : {};
+  if (authType === "bearer" && stored.token && !input.token) {
+    throw new ValidationError(`Enter the bearer token again. ${why}`, {
+      token: ["Enter the token again for the new server."],
+    });
+  }
+  if (authType === "headers") {
+    const storedNames = Object.keys(stored);
+    const kept = input.headers ? storedNames.filter((name) => input.headers?.[name] === "") : storedNames;
+    if (kept.length > 0) {
+      throw new ValidationError(`Enter the values of ${kept.join(", ")} again, or remove them. ${why}`, {
+        headers: [`Enter the values of ${kept.join(", ")} again for the new server, or remove them.`],
+      });
+    }
+  }
+  if (authType === "oauth" && stored.clientSecret && !input.oauthClientSecret) {
+    const clientId = input.oauthClientId !== undefined ? input.oauthClientId : row.oauth?.clientId;
+    if (clientId) {
+      throw new ValidationError(`Enter the client secret again. ${why}`, {
+        oauthClientSecret: ["Enter the client secret again for the new server."],
+      });
+    }
+  }
 }
 
 /** The OAuth part of an edit; a new server or client drops what was learnt about the old one. */

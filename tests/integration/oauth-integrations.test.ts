@@ -211,9 +211,22 @@ describe("connecting an OAuth integration for the organization", () => {
     const code = back.searchParams.get("code") ?? "";
     const stolen = await appErrorOf(finishOAuthConnection(db(), member, { state, code }));
     expect(stolen.status).toBe(403);
-    // The flow is used up by any attempt, so a leaked state cannot be retried.
+    expect(stolen.message).toMatch(/started by someone else/);
+    // Someone in another organization is refused the same way.
+    const foreign = await appErrorOf(finishOAuthConnection(db(), outsider, { state, code }));
+    expect(foreign.status).toBe(403);
+    expect((await getIntegration(db(), owner, id)).oauth?.connection.status).toBe("not_connected");
+    // Issue 14, item 15: a foreign attempt does not burn the owner's pending connection; the owner finishes it.
+    await finishOAuthConnection(db(), owner, { state, code });
+    expect((await getIntegration(db(), owner, id)).oauth?.connection.status).toBe("connected");
+    expect(await whoami(owner, id)).toBe("You are alice.");
+    // Once used, the flow is gone: a replay, by anyone, is refused.
     const reused = await appErrorOf(finishOAuthConnection(db(), owner, { state, code }));
     expect(reused.message).toMatch(/expired or was already used/);
+    expect((await appErrorOf(finishOAuthConnection(db(), member, { state, code }))).message).toMatch(
+      /expired or was already used/,
+    );
+    await disconnectOAuth(db(), owner, id, { personal: false });
 
     const again = await startOAuthConnection(db(), owner, id, { personal: false, redirectUrl: REDIRECT });
     const denied = await appErrorOf(

@@ -1,44 +1,61 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { BlockList, isIP, type LookupFunction } from "node:net";
+import { isIP, type LookupFunction } from "node:net";
+import ipaddr from "ipaddr.js";
 import { Agent, fetch as undiciFetch } from "undici";
 
-const blocked = new BlockList();
-for (const [network, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16], // link-local, including the cloud metadata address 169.254.169.254
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const) {
-  blocked.addSubnet(network, prefix, "ipv4");
-}
-for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["fc00::", 7], // unique local, including AWS's fd00:ec2::254 metadata address
-  ["fe80::", 10],
-  ["ff00::", 8],
-  ["64:ff9b::", 96],
-] as const) {
-  blocked.addSubnet(network, prefix, "ipv6");
+/**
+ * Which addresses an integration may reach is decided by ipaddr.js's range classification (IANA's
+ * special-purpose registries), not by a hand-kept list: an IPv4 address must classify as "unicast", and an
+ * IPv6 address as "unicast" inside global unicast space (2000::/3). IPv6 forms that carry an IPv4 address are
+ * judged by that address (IPv4-mapped, the NAT64 well-known prefix) or refused outright (6to4, Teredo, the
+ * local-use NAT64 prefix 64:ff9b:1::/48, IPv4-compatible and -translated forms): where those lead depends on
+ * a gateway we cannot see.
+ *
+ * The short list below only covers ranges that ipaddr.js 1.x does not name yet (2.x does); it can only refuse
+ * more, never allow anything the library classifies as special.
+ */
+const notNamedByIpaddr1 = {
+  v4: [ipaddr.IPv4.parseCIDR("198.18.0.0/15")], // benchmarking (RFC 2544)
+  v6: [
+    ipaddr.IPv6.parseCIDR("2001::/23"), // IETF protocol assignments: Teredo, benchmarking, ORCHID, AMT, ...
+    ipaddr.IPv6.parseCIDR("3fff::/20"), // documentation (RFC 9637)
+  ],
+};
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR("2000::/3");
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR("64:ff9b::/96");
+
+function isPublicV4(address: ipaddr.IPv4): boolean {
+  if (address.range() !== "unicast") return false;
+  return !notNamedByIpaddr1.v4.some((range) => address.match(range));
 }
 
-/** True for loopback, private, link-local, metadata and other non-public addresses. */
+function isPublicV6(address: ipaddr.IPv6): boolean {
+  if (address.isIPv4MappedAddress()) return isPublicV4(address.toIPv4Address());
+  if (address.match(NAT64_WELL_KNOWN)) {
+    // RFC 6052: the well-known prefix carries the IPv4 address in its last 32 bits.
+    const [high = 0, low = 0] = address.parts.slice(-2);
+    return isPublicV4(new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]));
+  }
+  if (address.range() !== "unicast" || !address.match(GLOBAL_UNICAST_V6)) return false;
+  return !notNamedByIpaddr1.v6.some((range) => address.match(range));
+}
+
+/**
+ * True for every address that is not global unicast: loopback, private, link-local (including the cloud
+ * metadata addresses 169.254.169.254 and fd00:ec2::254), shared, documentation, benchmarking, multicast,
+ * reserved, and IPv6 forms that embed or lead to one of those. Host names (not addresses) are false: they
+ * are checked after DNS resolution.
+ */
 export function isPrivateAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 4) return blocked.check(address, "ipv4");
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped?.[1]) return blocked.check(mapped[1], "ipv4");
-    return blocked.check(address, "ipv6");
+  if (family === 0) return false;
+  try {
+    if (family === 4) return !isPublicV4(ipaddr.IPv4.parse(address));
+    // Node accepts a zone index ("fe80::1%eth0"); the zone does not change which range the address is in.
+    return !isPublicV6(ipaddr.IPv6.parse(address.split("%")[0] ?? address));
+  } catch {
+    return true; // an address we cannot classify is not reached
   }
-  return false;
 }
 
 export class PrivateNetworkError extends Error {

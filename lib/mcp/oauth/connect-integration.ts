@@ -118,17 +118,35 @@ export async function finishOAuthConnection(
   callback: OAuthCallback,
 ): Promise<{ integrationId: string }> {
   const user = requireUser(ctx);
-  const [flow] = await db.delete(mcpOAuthFlows).where(eq(mcpOAuthFlows.state, callback.state)).returning();
+  // Only the user who started the flow, in the organization it was started in, consumes it: someone else
+  // presenting the state (a leaked or guessed link) is refused and leaves the owner's flow usable. The owner
+  // check is part of the delete itself, so two callbacks racing for one flow cannot both win.
+  const [flow] = await db
+    .delete(mcpOAuthFlows)
+    .where(
+      and(
+        eq(mcpOAuthFlows.state, callback.state),
+        eq(mcpOAuthFlows.userId, user.userId),
+        eq(mcpOAuthFlows.organizationId, ctx.orgId),
+      ),
+    )
+    .returning();
+  if (!flow) {
+    const [foreign] = await db
+      .select({ state: mcpOAuthFlows.state })
+      .from(mcpOAuthFlows)
+      .where(eq(mcpOAuthFlows.state, callback.state));
+    if (foreign) {
+      throw new OAuthFlowError(
+        "forbidden",
+        "This authorization was started by someone else, or in another organization.",
+      );
+    }
+  }
   if (!flow || Date.now() - flow.createdAt.getTime() > FLOW_TTL_MS) {
     throw new OAuthFlowError(
       "expired",
       "This authorization has expired or was already used. Start connecting again.",
-    );
-  }
-  if (flow.userId !== user.userId || flow.organizationId !== ctx.orgId) {
-    throw new OAuthFlowError(
-      "forbidden",
-      "This authorization was started by someone else, or in another organization.",
     );
   }
   const integration = await loadOAuthIntegration(db, ctx, flow.integrationId);

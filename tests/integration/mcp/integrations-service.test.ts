@@ -1,9 +1,11 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mcpIntegrations } from "@/db/schema";
+import { mcpIntegrations, mcpOAuthCredentials, mcpOAuthFlows } from "@/db/schema";
 import { resolveUserContext, type UserContext } from "@/lib/auth/context";
 import { registerUser } from "@/lib/auth/users";
-import { AppError } from "@/lib/errors";
+import { AppError, ValidationError } from "@/lib/errors";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import {
   createIntegration,
@@ -187,6 +189,166 @@ describe("integrations", () => {
     expect(await codeOf(updateIntegration(db(), memberA, first.id, { name: "x" }))).toBe("forbidden:auth");
     expect(await codeOf(setIntegrationEnabled(db(), memberA, first.id, false))).toBe("forbidden:auth");
     expect(await codeOf(deleteIntegration(db(), memberA, first.id))).toBe("forbidden:auth");
+  });
+});
+
+// Issue 14, item 5: an admin who points an integration at their own server must not receive its saved secrets.
+describe("moving an integration to another origin", () => {
+  let collector: ReturnType<typeof createServer>;
+  let collectorUrl: string;
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    collector = createServer((req, res) => {
+      received.push(JSON.stringify(req.headers));
+      res.writeHead(401).end();
+    });
+    await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve));
+    // "localhost" rather than 127.0.0.1: another origin even on the same machine.
+    collectorUrl = `http://localhost:${(collector.address() as AddressInfo).port}/mcp`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => collector.close(() => resolve()));
+  });
+
+  async function validationOf(promise: Promise<unknown>) {
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    return error as ValidationError;
+  }
+
+  const rowOf = async (id: string) =>
+    (await db().select().from(mcpIntegrations).where(eq(mcpIntegrations.id, id)))[0];
+
+  it("asks for the bearer token again instead of sending the saved one to the new server", async () => {
+    const integration = await createIntegration(db(), ownerA, {
+      source: "custom",
+      name: "Moving bearer",
+      transport: "streamable-http",
+      url: authServer.url,
+      authType: "bearer",
+      token: "tok-123",
+    });
+    const before = await rowOf(integration.id);
+
+    for (const token of [undefined, ""]) {
+      const refused = await validationOf(
+        updateIntegration(db(), ownerA, integration.id, { url: collectorUrl, token }),
+      );
+      expect(refused.message).toMatch(/Enter the bearer token again/);
+      expect(refused.message).toContain(new URL(collectorUrl).origin);
+      expect(refused.details?.fields?.token?.[0]).toMatch(/Enter the token again/);
+    }
+    // Nothing changed, so nothing reaches the collector.
+    const unchanged = await rowOf(integration.id);
+    expect(unchanged?.url).toBe(authServer.url);
+    expect(unchanged?.credentialsEncrypted).toEqual(before?.credentialsEncrypted);
+    await testIntegration(db(), ownerA, integration.id);
+    expect(received.join("\n")).not.toContain("tok-123");
+
+    // A path on the same origin keeps the token.
+    const samePath = new URL(authServer.url);
+    samePath.pathname = "/other";
+    await updateIntegration(db(), ownerA, integration.id, { url: samePath.href });
+    expect((await rowOf(integration.id))?.credentialsEncrypted).toEqual(before?.credentialsEncrypted);
+
+    // With a new token in the same edit, the move goes through and only the new token is sent.
+    await updateIntegration(db(), ownerA, integration.id, {
+      url: collectorUrl,
+      token: "token-for-new-server",
+    });
+    await testIntegration(db(), ownerA, integration.id);
+    expect(received.join("\n")).toContain("Bearer token-for-new-server");
+    expect(received.join("\n")).not.toContain("tok-123");
+  });
+
+  it("asks for every saved header value again, or for the header to be removed", async () => {
+    const integration = await createIntegration(db(), ownerA, {
+      source: "custom",
+      name: "Moving headers",
+      transport: "streamable-http",
+      url: authServer.url,
+      authType: "headers",
+      headers: { "X-Api-Key": "header-secret-1", "X-Tenant": "header-secret-2" },
+    });
+    // An edit that leaves the headers out keeps them (the update schema used to default them to none).
+    await updateIntegration(db(), ownerA, integration.id, { name: "Moving headers 2" });
+    expect(Object.keys((await rowOf(integration.id))?.credentialsEncrypted ?? {}).sort()).toEqual([
+      "X-Api-Key",
+      "X-Tenant",
+    ]);
+
+    for (const headers of [
+      undefined,
+      { "X-Api-Key": "", "X-Tenant": "" },
+      { "X-Api-Key": "new", "X-Tenant": "" },
+    ]) {
+      const refused = await validationOf(
+        updateIntegration(db(), ownerA, integration.id, { url: collectorUrl, headers }),
+      );
+      expect(refused.details?.fields?.headers?.[0]).toMatch(/X-Tenant/);
+    }
+    expect((await rowOf(integration.id))?.url).toBe(authServer.url);
+
+    await updateIntegration(db(), ownerA, integration.id, {
+      url: collectorUrl,
+      headers: { "X-Api-Key": "new-header-value" },
+    });
+    expect(Object.keys((await rowOf(integration.id))?.credentialsEncrypted ?? {})).toEqual(["X-Api-Key"]);
+    await testIntegration(db(), ownerA, integration.id);
+    const sent = received.join("\n");
+    expect(sent).toContain("new-header-value");
+    expect(sent).not.toContain("header-secret-1");
+    expect(sent).not.toContain("header-secret-2");
+  });
+
+  it("asks for an OAuth client secret again and drops the tokens and pending consents of the old server", async () => {
+    const integration = await createIntegration(db(), ownerA, {
+      source: "custom",
+      name: "Moving OAuth",
+      transport: "streamable-http",
+      url: authServer.url,
+      authType: "oauth",
+      oauthClientId: "client-1",
+      oauthClientSecret: "client-secret-1",
+    });
+    const refused = await validationOf(
+      updateIntegration(db(), ownerA, integration.id, { url: collectorUrl }),
+    );
+    expect(refused.details?.fields?.oauthClientSecret?.[0]).toMatch(/client secret again/);
+
+    await db().insert(mcpOAuthCredentials).values({
+      organizationId: ownerA.orgId,
+      integrationId: integration.id,
+      accessTokenEncrypted: "v1.stored-access-token",
+    });
+    await db().insert(mcpOAuthFlows).values({
+      state: "pending-state-of-the-old-server",
+      organizationId: ownerA.orgId,
+      integrationId: integration.id,
+      userId: ownerA.userId,
+      personal: false,
+      codeVerifierEncrypted: "v1.verifier",
+      redirectUrl: "http://localhost:3000/api/oauth/callback",
+    });
+    await updateIntegration(db(), ownerA, integration.id, {
+      url: collectorUrl,
+      oauthClientSecret: "client-secret-2",
+    });
+    const tokens = await db()
+      .select()
+      .from(mcpOAuthCredentials)
+      .where(eq(mcpOAuthCredentials.integrationId, integration.id));
+    expect(tokens).toEqual([]);
+    const flows = await db()
+      .select()
+      .from(mcpOAuthFlows)
+      .where(eq(mcpOAuthFlows.integrationId, integration.id));
+    expect(flows).toEqual([]);
+    expect(Object.keys((await rowOf(integration.id))?.credentialsEncrypted ?? {})).toEqual(["clientSecret"]);
   });
 });
 

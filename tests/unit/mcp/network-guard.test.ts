@@ -11,6 +11,8 @@ import {
 
 /** A host name our stubbed DNS resolves to loopback, as a DNS-rebinding attacker's name would. */
 const REBINDING_HOST = "rebinding.attacker.test";
+/** A host name our stubbed DNS resolves to the NAT64 form of the cloud metadata address. */
+const NAT64_HOST = "nat64.attacker.test";
 
 type UndiciFetchArgs = [input: unknown, init?: RequestInit & { dispatcher?: unknown }];
 
@@ -43,6 +45,10 @@ vi.mock("node:dns", async (importOriginal) => {
   ) => {
     if (hostname === REBINDING_HOST) {
       callback(null, [{ address: "127.0.0.1", family: 4 }]);
+      return;
+    }
+    if (hostname === NAT64_HOST) {
+      callback(null, [{ address: "64:ff9b::a9fe:a9fe", family: 6 }]);
       return;
     }
     // Nothing else is looked up by these tests; refuse rather than reach a real resolver.
@@ -99,6 +105,50 @@ describe("isPrivateAddress", () => {
     },
   );
 
+  // Issue 14, item 20: ranges the hand-written list missed. Everything that is not global unicast is refused.
+  it.each([
+    ["192.0.2.1", "TEST-NET-1 documentation"],
+    ["198.51.100.7", "TEST-NET-2 documentation"],
+    ["203.0.113.9", "TEST-NET-3 documentation"],
+    ["192.88.99.1", "6to4 relay anycast"],
+    ["255.255.255.255", "limited broadcast"],
+    ["198.18.0.1", "benchmarking"],
+    ["64:ff9b::7f00:1", "NAT64 well-known prefix embedding 127.0.0.1"],
+    ["64:ff9b::a9fe:a9fe", "NAT64 well-known prefix embedding 169.254.169.254"],
+    ["64:ff9b::c000:201", "NAT64 well-known prefix embedding 192.0.2.1"],
+    ["64:ff9b:1::a00:1", "local-use NAT64 prefix 64:ff9b:1::/48"],
+    ["2001::1", "Teredo 2001::/32"],
+    ["2001:0:4136:e378:8000:63bf:3fff:fdd2", "Teredo with a server and client embedded"],
+    ["2002:7f00:1::1", "6to4 embedding 127.0.0.1"],
+    ["2002:a9fe:a9fe::1", "6to4 embedding 169.254.169.254"],
+    ["2002:c0a8:101::1", "6to4 embedding 192.168.1.1"],
+    ["::7f00:1", "IPv4-compatible 127.0.0.1 (hex)"],
+    ["::127.0.0.1", "IPv4-compatible 127.0.0.1 (dotted)"],
+    ["::a9fe:a9fe", "IPv4-compatible 169.254.169.254"],
+    ["::ffff:7f00:1", "IPv4-mapped 127.0.0.1 written in hex"],
+    ["::ffff:a9fe:a9fe", "IPv4-mapped 169.254.169.254 written in hex"],
+    ["0:0:0:0:0:ffff:7f00:1", "IPv4-mapped 127.0.0.1, uncompressed"],
+    ["::ffff:192.0.2.1", "IPv4-mapped documentation address"],
+    ["::ffff:0:7f00:1", "IPv4-translated (RFC 6145) 127.0.0.1"],
+    ["2001:db8::1", "IPv6 documentation"],
+    ["3fff::1", "IPv6 documentation (RFC 9637)"],
+    ["2001:2::1", "IPv6 benchmarking"],
+    ["2001:10::1", "ORCHID"],
+    ["100::1", "IPv6 discard-only"],
+    ["fec0::1", "deprecated site-local"],
+    ["fe80::1%eth0", "link-local with a zone index"],
+    ["ff02::1", "multicast"],
+  ])("treats %s (%s) as private", (address) => {
+    expect(isPrivateAddress(address)).toBe(true);
+  });
+
+  it.each(["64:ff9b::808:808", "2a00:1450:4001:80b::200e", "::ffff:808:808"])(
+    "treats %s as public (global unicast, or a public IPv4 address behind the NAT64 well-known prefix)",
+    (address) => {
+      expect(isPrivateAddress(address)).toBe(false);
+    },
+  );
+
   it("treats a host name (not an address) as not private, leaving it to the DNS check", () => {
     expect(isPrivateAddress("localhost")).toBe(false);
   });
@@ -114,6 +164,12 @@ describe("assertPublicLiteral", () => {
     "http://10.1.2.3/mcp",
     "http://[fd00:ec2::254]/latest",
     "http://[::ffff:127.0.0.1]/mcp",
+    "http://192.0.2.10/mcp",
+    "http://[64:ff9b::a9fe:a9fe]/latest/meta-data",
+    "http://[64:ff9b:1::a00:1]/mcp",
+    "http://[2002:7f00:1::1]/mcp",
+    "http://[2001::1]/mcp",
+    "http://[::7f00:1]/mcp",
   ])("throws PrivateNetworkError for %s", (url) => {
     expect(() => assertPublicLiteral(new URL(url))).toThrow(PrivateNetworkError);
   });
@@ -166,6 +222,14 @@ describe("createGuardedFetch against a loopback server", () => {
 
     expect(messagesOf(error)).toContain("MCP_ALLOW_PRIVATE_NETWORKS");
     expect(requests.length).toBe(before);
+  });
+
+  it("refuses a host name that resolves to an IPv6 form embedding the metadata address (NAT64)", async () => {
+    const error = await rejection(createGuardedFetch(false)(`http://${NAT64_HOST}:${port}/`));
+
+    expect(error).toBeDefined();
+    expect(messagesOf(error)).toContain("64:ff9b::a9fe:a9fe");
+    expect(messagesOf(error)).toContain("MCP_ALLOW_PRIVATE_NETWORKS");
   });
 
   it("reaches the loopback server when private networks are allowed", async () => {
