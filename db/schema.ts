@@ -281,6 +281,18 @@ export const rateLimitCounters = pgTable(
   (table) => [primaryKey({ columns: [table.bucket, table.windowStart] })],
 );
 
+/**
+ * Failed sign-in attempts per account (`email:<address>`) or per client address (`ip:<address>`), and the lock
+ * they earned: shared by every instance. See lib/auth/sign-in-throttle.ts.
+ */
+export const signInThrottles = pgTable("sign_in_throttles", {
+  key: text("key").primaryKey(),
+  failures: integer("failures").notNull().default(0),
+  windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+  lockCount: integer("lock_count").notNull().default(0),
+  lockedUntil: timestamp("locked_until", { withTimezone: true }),
+});
+
 export const agents = pgTable(
   "agents",
   {

@@ -5,9 +5,9 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
 import { getDb } from "@/db/client";
-import { auth, signOut, unstable_update } from "@/lib/auth/nextauth";
-import { requireApiContext } from "@/lib/auth/request-context";
-import { toActionError, UnauthorizedError } from "@/lib/errors";
+import { signOut, unstable_update } from "@/lib/auth/nextauth";
+import { requireApiContext, requireSignedInUserId } from "@/lib/auth/request-context";
+import { toActionError } from "@/lib/errors";
 import { formArg, idArg, invalidActionArgs } from "@/lib/http/action-args";
 import { createOrganization, switchOrganization } from "@/lib/orgs/organizations";
 
@@ -34,10 +34,8 @@ export async function createOrganizationAction(_prev: FormState, form: FormData)
   const name = String(form.get("name") ?? "");
   let orgId: string;
   try {
-    // Someone with no organization left may create one too, so only a session is required here.
-    const session = await auth();
-    if (!session?.userId) throw new UnauthorizedError();
-    const org = await createOrganization(getDb(), { ownerId: session.userId, name });
+    // Someone with no organization left may create one too, so only a signed-in, enabled user is required here.
+    const org = await createOrganization(getDb(), { ownerId: await requireSignedInUserId(), name });
     orgId = org.id;
     await unstable_update({ orgId });
   } catch (error) {

@@ -4,6 +4,7 @@ import { AuthError } from "next-auth";
 import type { FormState } from "@/components/forms/form-state";
 import { getDb } from "@/db/client";
 import { signIn } from "@/lib/auth/nextauth";
+import { TooManySignInAttempts } from "@/lib/auth/providers";
 import { registerUser } from "@/lib/auth/users";
 import { getEnv } from "@/lib/env";
 import { toActionError } from "@/lib/errors";
@@ -19,6 +20,7 @@ export async function loginAction(_prev: FormState, form: FormData): Promise<For
     });
     return {};
   } catch (error) {
+    if (error instanceof TooManySignInAttempts) return { error: error.userMessage, values: { email } };
     if (error instanceof AuthError) {
       return { error: "That email and password do not match an account.", values: { email } };
     }

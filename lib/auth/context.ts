@@ -37,6 +37,25 @@ export class NoOrganizationError extends ForbiddenError {
 }
 
 /**
+ * The user behind a session as the database has them now: throws UnauthorizedError when they were disabled or
+ * deleted since signing in, so a still-valid session cookie carries no power of its own. For actions that need a
+ * signed-in user but no organization (creating a first one, say); the rest go through resolveUserContext.
+ */
+export async function requireActiveUser(
+  db: Database,
+  userId: string,
+): Promise<{ userId: string; isSuperadmin: boolean }> {
+  const [user] = userId
+    ? await db
+        .select({ isSuperadmin: users.isSuperadmin })
+        .from(users)
+        .where(and(eq(users.id, userId), isNull(users.disabledAt)))
+    : [];
+  if (!user) throw new UnauthorizedError("Your session has ended. Sign in again.");
+  return { userId, isSuperadmin: user.isSuperadmin };
+}
+
+/**
  * Builds the context of a signed-in user from the database, so a removed member or a disabled user loses
  * access at once even while their session cookie is still valid.
  */

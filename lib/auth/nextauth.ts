@@ -1,8 +1,9 @@
 import type { NextRequest } from "next/server";
-import NextAuth from "next-auth";
+import NextAuth, { CredentialsSignin } from "next-auth";
 import { getDb } from "@/db/client";
+import { UnauthorizedError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
-import { resolveUserContext } from "./context";
+import { requireActiveUser, resolveUserContext } from "./context";
 import { userForExternalAccount } from "./external-account";
 import { authProviders } from "./providers";
 import { authSecret } from "./secret";
@@ -33,6 +34,22 @@ async function refreshOrganization(userId: string, preferredOrgId?: string | nul
   }
 }
 
+/**
+ * Whether the token's user may still act: false once they are disabled or deleted, so every session read (pages,
+ * actions, the sign-in page's redirect) sees the user's current state. A database that cannot answer does not end
+ * the session; the actions themselves resolve the user from the database again.
+ */
+async function isActiveUser(userId: string): Promise<boolean> {
+  try {
+    await requireActiveUser(getDb(), userId);
+    return true;
+  } catch (error) {
+    if (error instanceof UnauthorizedError) return false;
+    logger.warn("could not check the session's user", { err: error });
+    return true;
+  }
+}
+
 const nextAuth = NextAuth(() => ({
   // Served by `next start` behind whatever host the operator chose, not only on Vercel.
   trustHost: true,
@@ -43,8 +60,10 @@ const nextAuth = NextAuth(() => ({
   // Auth.js's own messages go through our structured logger; a wrong password is routine, not an error.
   logger: {
     error: (error) =>
-      error.name === "CredentialsSignin"
-        ? logger.info("sign-in refused", { reason: "credentials" })
+      error instanceof CredentialsSignin
+        ? logger.info("sign-in refused", {
+            reason: error.code === "too_many_attempts" ? "too many attempts" : "credentials",
+          })
         : logger.error("auth error", { err: error }),
     warn: (code) => logger.warn("auth warning", { code }),
     debug: () => {},
@@ -70,6 +89,8 @@ const nextAuth = NextAuth(() => ({
       if (user?.id) {
         token.userId = user.id;
         Object.assign(token, await refreshOrganization(user.id));
+      } else if (token.userId && !(await isActiveUser(token.userId))) {
+        return null; // disabled since signing in: the session ends here
       } else if (trigger === "update" && token.userId) {
         const wanted = (session as { orgId?: unknown } | undefined)?.orgId;
         Object.assign(

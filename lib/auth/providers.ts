@@ -1,9 +1,26 @@
+import { CredentialsSignin } from "next-auth";
 import type { Provider } from "next-auth/providers";
 import Credentials from "next-auth/providers/credentials";
 import GitHub from "next-auth/providers/github";
 import { getDb } from "@/db/client";
 import { getEnv } from "@/lib/env";
-import { authenticate } from "./authenticate";
+import { authenticate, SignInThrottledError } from "./authenticate";
+import { clientAddress } from "./sign-in-throttle";
+
+/**
+ * A sign-in refused because of too many attempts. Auth.js hands it as is to the sign-in server action, which shows
+ * its message; a direct POST to Auth.js's callback gets `?error=CredentialsSignin&code=too_many_attempts`.
+ */
+export class TooManySignInAttempts extends CredentialsSignin {
+  code = "too_many_attempts";
+  /** "Too many sign-in attempts. Try again in N minutes." (Auth.js appends a link to `message`.) */
+  readonly userMessage: string;
+  constructor(readonly retryAfterSeconds: number) {
+    const { message } = new SignInThrottledError(retryAfterSeconds);
+    super(message);
+    this.userMessage = message;
+  }
+}
 
 export interface ExternalProvider {
   id: string;
@@ -24,9 +41,14 @@ export function authProviders(): Provider[] {
   const providers: Provider[] = [
     Credentials({
       credentials: { email: { type: "email" }, password: { type: "password" } },
-      authorize: async (credentials) => {
-        const user = await authenticate(getDb(), credentials);
-        return user ? { id: user.id, email: user.email, name: user.name } : null;
+      authorize: async (credentials, request) => {
+        try {
+          const user = await authenticate(getDb(), credentials, { address: clientAddress(request?.headers) });
+          return user ? { id: user.id, email: user.email, name: user.name } : null;
+        } catch (error) {
+          if (!(error instanceof SignInThrottledError)) throw error;
+          throw new TooManySignInAttempts(error.retryAfterSeconds);
+        }
       },
     }),
   ];

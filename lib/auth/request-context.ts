@@ -2,7 +2,7 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/db/client";
 import { UnauthorizedError } from "@/lib/errors";
-import { NoOrganizationError, resolveUserContext, type UserContext } from "./context";
+import { NoOrganizationError, requireActiveUser, resolveUserContext, type UserContext } from "./context";
 import { auth } from "./nextauth";
 
 /** The signed-in user's context for this request, or null when nobody is signed in; computed once per request. */
@@ -34,4 +34,14 @@ export async function requireApiContext(): Promise<UserContext> {
   const ctx = await getUserContext();
   if (!ctx) throw new UnauthorizedError();
   return ctx;
+}
+
+/**
+ * For actions open to a signed-in user without an organization (creating a first one): the user's id, checked
+ * against the database now, or an UnauthorizedError when nobody is signed in or the user has been disabled.
+ */
+export async function requireSignedInUserId(): Promise<string> {
+  const session = await auth();
+  if (!session?.userId) throw new UnauthorizedError();
+  return (await requireActiveUser(getDb(), session.userId)).userId;
 }

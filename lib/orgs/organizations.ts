@@ -1,10 +1,10 @@
-import { and, asc, eq, like } from "drizzle-orm";
+import { and, asc, eq, isNull, like } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { memberships, type Organization, organizations, type Role, users } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
-import { ConflictError, NotFoundError } from "@/lib/errors";
+import { ConflictError, NotFoundError, UnauthorizedError } from "@/lib/errors";
 import { parseInput } from "@/lib/validation";
 import { orgNameSchema, orgSlugSchema, slugify } from "./schemas";
 
@@ -22,7 +22,10 @@ async function freeSlug(db: Database, base: string): Promise<string> {
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-/** Creates an organization with the given user as its owner. A slug that is given must be free; otherwise one is derived from the name. */
+/**
+ * Creates an organization with the given user as its owner. A slug that is given must be free; otherwise one is
+ * derived from the name. The owner must be an enabled user at this moment, whatever their session says.
+ */
 export async function createOrganization(
   db: Database,
   input: { ownerId?: string; name: string; slug?: string },
@@ -30,6 +33,15 @@ export async function createOrganization(
   const name = parseInput(orgNameSchema, input.name);
   const slug = input.slug === undefined ? undefined : parseInput(orgSlugSchema, input.slug);
   return db.transaction(async (tx) => {
+    if (input.ownerId) {
+      // Locked, so a user being disabled right now cannot slip an organization in behind the switch.
+      const [owner] = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.id, input.ownerId), isNull(users.disabledAt)))
+        .for("update");
+      if (!owner) throw new UnauthorizedError("Your session has ended. Sign in again.");
+    }
     if (slug) {
       const [existing] = await tx
         .select({ id: organizations.id })

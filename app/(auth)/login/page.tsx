@@ -12,9 +12,9 @@ export const metadata: Metadata = { title: "Sign in" };
 export default async function LoginPage({
   searchParams,
 }: {
-  searchParams: Promise<{ callbackUrl?: string; error?: string }>;
+  searchParams: Promise<{ callbackUrl?: string; error?: string; code?: string }>;
 }) {
-  const { callbackUrl, error } = await searchParams;
+  const { callbackUrl, error, code } = await searchParams;
   // Back to where sign-in was asked for (an invitation, say), whichever way the person signs in.
   const next = safeRedirectPath(callbackUrl);
   if ((await auth())?.userId) redirect(next.startsWith("/login") ? "/" : next);
@@ -27,7 +27,13 @@ export default async function LoginPage({
       </div>
       <LoginForm
         callbackUrl={callbackUrl}
-        providerError={error ? "That sign-in did not work. Try again." : undefined}
+        providerError={
+          code === "too_many_attempts"
+            ? "Too many sign-in attempts. Try again in a few minutes."
+            : error
+              ? "That sign-in did not work. Try again."
+              : undefined
+        }
       />
       {providers.map((provider) => (
         <form
