@@ -55,7 +55,14 @@ export default defineConfig({
       reuseExistingServer: false,
       stdout: "ignore",
       stderr: "pipe",
-      env: { PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: "", ...quiet },
+      env: {
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        DATABASE_URL: "",
+        // The tests add the "Everything" reference server from the catalog.
+        MCP_DEMO_SERVERS: "true",
+        ...quiet,
+      },
     },
     {
       command: `npx tsx tests/fixtures/openai/scripted-server.ts --port ${scriptedLlmPort}`,
@@ -79,6 +86,7 @@ export default defineConfig({
         OPENAI_API_KEY: "sk-scripted",
         OPENAI_BASE_URL: `http://127.0.0.1:${scriptedLlmPort}/v1`,
         CHAT_MODEL: "scripted-model",
+        MCP_DEMO_SERVERS: "true",
         // The OAuth test provider listens on loopback.
         MCP_ALLOW_PRIVATE_NETWORKS: "true",
         // Invitations made here are expired from the start, so a browser test can open an expired link.
@@ -109,6 +117,7 @@ export default defineConfig({
         AUTH_OIDC_ID: oidcClient.id,
         AUTH_OIDC_SECRET: oidcClient.secret,
         AUTH_OIDC_NAME: "Test SSO",
+        MCP_DEMO_SERVERS: "true",
         ...quiet,
       },
     },

@@ -61,6 +61,11 @@ export const envSchema = z.object({
   ),
   MCP_ALLOW_STDIO: booleanFlag.default(false),
   MCP_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
+  /**
+   * Offers the catalog's reference and test servers (the "Everything" server fetches any URL from this host).
+   * Unset or empty: on in development and tests, off in production (resolved by parseEnv from NODE_ENV).
+   */
+  MCP_DEMO_SERVERS: booleanFlag,
   /** Host names the MCP gateway answers besides localhost (DNS rebinding protection), comma-separated. */
   MCP_ALLOWED_HOSTS: optionalString
     .refine(
@@ -127,7 +132,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       issues.push("AUTH_OIDC_ISSUER: required when AUTH_OIDC_ID is set");
     }
     if (issues.length > 0) throw new EnvError(issues);
-    return result.data;
+    const demoServersSet = (source.MCP_DEMO_SERVERS ?? "").trim() !== "";
+    return {
+      ...result.data,
+      MCP_DEMO_SERVERS: demoServersSet ? result.data.MCP_DEMO_SERVERS : result.data.NODE_ENV !== "production",
+    };
   }
   throw new EnvError(
     result.error.issues.map((issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`),

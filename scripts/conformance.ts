@@ -20,7 +20,15 @@ const REQUIRED = [
 const port = Number(process.env.CONFORMANCE_PORT ?? 3300);
 const suite = path.resolve("..", "shared", "tools", "mcp-conformance");
 const dataDir = mkdtempSync(path.join(tmpdir(), "switchboard-conformance-"));
-const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", PORT: String(port), LOG_LEVEL: "warn" };
+// The suite runs against the "Everything" reference server, a demo entry of the catalog.
+const env = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  DATABASE_URL: "",
+  PORT: String(port),
+  LOG_LEVEL: "warn",
+  MCP_DEMO_SERVERS: "true",
+};
 
 function cli(...args: string[]): unknown {
   const result = spawnSync("npx", ["tsx", "lib/cli/main.ts", ...args, "--json"], { env, encoding: "utf8" });

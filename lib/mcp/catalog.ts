@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { getEnv } from "@/lib/env";
 import type { McpTransport } from "./types";
 
 export interface CatalogCredential {
@@ -21,6 +22,11 @@ export interface CatalogEntry {
   bundled?: { packageName: string; entry: string; args: string[] };
   credentials: CatalogCredential[];
   docsUrl?: string;
+  /**
+   * A reference or test server that can reach this host's network or files: offered only when
+   * MCP_DEMO_SERVERS=true, and the reason why not.
+   */
+  demo?: { reason: string };
 }
 
 /** The predefined integrations: reference servers shipped with the app (they work offline) and well-known remote ones. */
@@ -37,6 +43,8 @@ export const catalog: CatalogEntry[] = [
       args: ["stdio"],
     },
     credentials: [],
+    // Its gzip-file-as-resource tool fetches any URL from this host, past MCP_ALLOW_PRIVATE_NETWORKS.
+    demo: { reason: "it can fetch any URL from this host" },
   },
   {
     key: "memory",
@@ -91,6 +99,16 @@ export const catalog: CatalogEntry[] = [
     docsUrl: "https://developers.notion.com/docs/mcp",
   },
 ];
+
+/** Whether this installation offers the entry for new integrations (demo entries only with MCP_DEMO_SERVERS). */
+export function isCatalogEntryOffered(entry: CatalogEntry): boolean {
+  return !entry.demo || getEnv().MCP_DEMO_SERVERS;
+}
+
+/** The entries to add integrations from; existing integrations of any entry keep working. */
+export function offeredCatalog(): CatalogEntry[] {
+  return catalog.filter(isCatalogEntryOffered);
+}
 
 export function findCatalogEntry(key: string): CatalogEntry | undefined {
   return catalog.find((entry) => entry.key === key);

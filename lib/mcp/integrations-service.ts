@@ -16,7 +16,7 @@ import { slugify } from "@/lib/orgs/schemas";
 import { integrationToolDescriptor, invokeTool, UnknownToolError } from "@/lib/tools/catalog";
 import type { ToolResult } from "@/lib/tools/types";
 import { parseInput } from "@/lib/validation";
-import { type CatalogEntry, findCatalogEntry } from "./catalog";
+import { type CatalogEntry, findCatalogEntry, isCatalogEntryOffered } from "./catalog";
 import { assertPublicLiteral, PrivateNetworkError } from "./client/network-guard";
 import { getMcpClient } from "./client/shared-client";
 import {
@@ -176,6 +176,10 @@ export async function createIntegration(
       throw new ValidationError(`There is no catalog entry "${input.catalogKey}".`, {
         catalogKey: ["Unknown entry"],
       });
+    if (!isCatalogEntryOffered(entry)) {
+      const message = `The "${entry.name.replace(/\s*\(.*\)$/, "")}" reference server is a demo: ${entry.demo?.reason}. Set MCP_DEMO_SERVERS=true to offer demo servers.`;
+      throw new ValidationError(message, { catalogKey: [message] });
+    }
     const { authType, values: credentials } = catalogCredentials(entry, input.credentials);
     const name = input.name ?? entry.name.replace(/\s*\(.*\)$/, "");
     values = {

@@ -14,6 +14,16 @@ describe("parseEnv", () => {
     expect(env.ALLOW_REGISTRATION).toBe(true);
   });
 
+  it("offers demo servers by default in development and tests only, and as the operator says otherwise", () => {
+    expect(parseEnv({}).MCP_DEMO_SERVERS).toBe(true);
+    expect(parseEnv({ NODE_ENV: "test" }).MCP_DEMO_SERVERS).toBe(true);
+    expect(parseEnv({ NODE_ENV: "production" }).MCP_DEMO_SERVERS).toBe(false);
+    expect(parseEnv({ NODE_ENV: "production", MCP_DEMO_SERVERS: " " }).MCP_DEMO_SERVERS).toBe(false);
+    expect(parseEnv({ NODE_ENV: "production", MCP_DEMO_SERVERS: "true" }).MCP_DEMO_SERVERS).toBe(true);
+    expect(parseEnv({ NODE_ENV: "development", MCP_DEMO_SERVERS: "0" }).MCP_DEMO_SERVERS).toBe(false);
+    expect(() => parseEnv({ MCP_DEMO_SERVERS: "yes" })).toThrow(/MCP_DEMO_SERVERS/);
+  });
+
   it("treats empty values as unset", () => {
     expect(parseEnv({ DATABASE_URL: "", PORT: " " })).toMatchObject({ DATABASE_URL: undefined, PORT: 3000 });
   });

@@ -4,14 +4,17 @@ import { AddIntegration } from "@/components/integrations/add-integration";
 import { isAdminRole } from "@/lib/auth/context";
 import { requirePageContext } from "@/lib/auth/request-context";
 import { getEnv } from "@/lib/env";
-import { catalog } from "@/lib/mcp/catalog";
+import { offeredCatalog } from "@/lib/mcp/catalog";
 
 export const metadata: Metadata = { title: "Add integration" };
 
 export default async function NewIntegrationPage() {
   const ctx = await requirePageContext();
   if (!isAdminRole(ctx.role)) redirect("/integrations");
-  const entries = catalog.map(({ bundled, ...entry }) => ({ ...entry, bundled: Boolean(bundled) }));
+  const entries = offeredCatalog().map(({ bundled, demo: _demo, ...entry }) => ({
+    ...entry,
+    bundled: Boolean(bundled),
+  }));
   return (
     <div className="grid gap-6">
       <div>
