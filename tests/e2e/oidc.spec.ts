@@ -30,7 +30,7 @@ test.describe
       await expect(page.getByTestId("page-title")).toHaveText("Grace Hopper's organization");
       await expect(new Shell(page).activeOrg()).toHaveText("Grace Hopper's organization");
       await expect(page.getByText("you are an owner")).toBeVisible();
-      await page.getByTestId("user-menu").click();
+      await new Shell(page).openUserMenu();
       await expect(page.getByTestId("user-name")).toHaveText(grace.name);
       await expect(page.getByText(grace.email)).toBeVisible();
     });
@@ -48,7 +48,7 @@ test.describe
       // The provider's "mara" has the verified email mara@example.com and the name "Mara".
       await new SsoSignIn(page).signIn("mara");
       await expect(page.getByTestId("page-title")).toHaveText("Matched Co");
-      await page.getByTestId("user-menu").click();
+      await new Shell(page).openUserMenu();
       await expect(page.getByTestId("user-name")).toHaveText(mara.name);
       await page.keyboard.press("Escape");
       // Her one organization, the one she created when registering: no new one was made for the sign-in.
@@ -88,7 +88,7 @@ test.describe
       await expect(page).toHaveURL(`${appUrl}/`);
       await expect(page.getByTestId("page-title")).toHaveText("Grace Hopper's organization");
       expect(providerPages).toEqual([]);
-      await page.getByTestId("user-menu").click();
+      await new Shell(page).openUserMenu();
       await expect(page.getByTestId("user-name")).toHaveText(grace.name);
       await page.keyboard.press("Escape");
 

@@ -21,15 +21,23 @@ export class Shell {
     await expect(this.page.getByTestId("page-title")).toHaveText(name);
   }
 
+  /** Opens the user menu; a click that lands before the page is interactive is simply made again. */
+  async openUserMenu() {
+    await expect(async () => {
+      await this.page.getByTestId("user-menu").click();
+      await expect(this.page.getByTestId("user-name")).toBeVisible({ timeout: 1_000 });
+    }).toPass();
+  }
+
   async setTheme(theme: "Light" | "Dark" | "System") {
-    await this.page.getByTestId("user-menu").click();
+    await this.openUserMenu();
     await this.page.getByRole("group", { name: "Theme" }).getByText(theme, { exact: true }).click();
     await expect(this.page.getByRole("radio", { name: theme })).toBeChecked();
     await this.page.keyboard.press("Escape");
   }
 
   async signOut() {
-    await this.page.getByTestId("user-menu").click();
+    await this.openUserMenu();
     await this.page.getByRole("button", { name: "Sign out" }).click();
     await expect(this.page).toHaveURL(/\/login/);
   }
