@@ -97,7 +97,8 @@ const counts = (found: CapabilitiesResult): Counts => ({
   promptCount: found.prompts.length,
 });
 
-function fromSnapshot(integrationId: string, snapshot: DiscoveredSnapshot): CapabilitiesResult {
+/** A stored discovery as the discovery use case answers it, each item tagged with its integration. */
+export function fromSnapshot(integrationId: string, snapshot: DiscoveredSnapshot): CapabilitiesResult {
   const tag = <T extends object>(items: T[]) => items.map((item) => ({ ...item, integrationId }));
   return {
     tools: tag(snapshot.tools),

@@ -14,6 +14,7 @@ import { applyConversationControls } from "./conversation-controls";
 import {
   type ConversationCapabilities,
   discoverForConversation,
+  fromSnapshot,
   type IntegrationInfo,
   type LateDiscovery,
 } from "./conversation-start";
@@ -113,12 +114,7 @@ export async function prepareConversation(
       const row = known.get(integrationId);
       if (!row?.enabled || !row.discovered)
         throw new McpConnectionError(integrationId, "Not available in this conversation.");
-      const tag = <T extends object>(items: T[]) => items.map((item) => ({ ...item, integrationId }));
-      return {
-        tools: tag(row.discovered.tools),
-        resources: tag(row.discovered.resources),
-        prompts: tag(row.discovered.prompts).map((p) => ({ ...p, arguments: p.arguments ?? [] })),
-      };
+      return fromSnapshot(integrationId, row.discovered);
     },
   };
   const startLogger = logger.child({ component: "chat.start", conversationId: conversation.id });
