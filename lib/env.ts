@@ -86,6 +86,9 @@ export const envSchema = z.object({
   CAPABILITY_TIMEOUT_MS: wholeNumber("milliseconds", 30_000),
   CAPABILITY_MEMORY_MB: wholeNumber("megabytes", 64),
   CAPABILITY_MAX_OUTPUT_BYTES: wholeNumber("bytes", 1_048_576),
+  CAPABILITY_MAX_CONCURRENT_RUNS: wholeNumber("runs", 8).refine((value) => value >= 1, {
+    message: "must be at least 1",
+  }),
   CHAT_TOOL_RESULT_MAX_CHARS: wholeNumber("characters", 20_000),
   /**
    * How long a conversation start, or a listing that meets a never-discovered integration, waits for servers

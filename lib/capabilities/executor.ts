@@ -2,11 +2,20 @@ import type { Database } from "@/db/client";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import { errorResult, type ToolResult } from "@/lib/tools/types";
+import { RunBudget } from "./run-budget";
 import { runCapability, type SandboxLimits, type SandboxResult } from "./sandbox";
 import { recordCapabilityCall } from "./store";
 
 /** How deep capabilities may call capabilities, so one calling itself ends instead of looping. */
 export const MAX_CAPABILITY_DEPTH = 3;
+
+const refusedRun = (message: string): SandboxResult => ({
+  ok: false,
+  error: { kind: "runtime", message },
+  logs: [],
+  durationMs: 0,
+  toolCalls: 0,
+});
 
 export function capabilityLimits(): SandboxLimits {
   const env = getEnv();
@@ -28,27 +37,53 @@ export function valueForCode(result: ToolResult): unknown {
   return result.content;
 }
 
-export type CallTool = (name: string, args: Record<string, unknown>, depth: number) => Promise<ToolResult>;
+/** How capability code reaches another tool: one level deeper, on the same request budget. */
+export type CallTool = (
+  name: string,
+  args: Record<string, unknown>,
+  nested: { depth: number; budget: RunBudget },
+) => Promise<ToolResult>;
+
+export interface ExecuteOptions {
+  depth: number;
+  callTool: CallTool;
+  limits?: SandboxLimits;
+  record?: boolean;
+  /** The request's budget when a capability called this one; a top-level run starts one. */
+  budget?: RunBudget;
+  /** The request's cancellation, for a top-level run. */
+  signal?: AbortSignal;
+}
 
 /**
  * Runs a capability in the sandbox (its tool calls go through `callTool`, for its organization), counts the
  * call, and answers a tool result: the returned JSON as text (and as structured content when it is an object),
- * or the error as an error result.
+ * or the error as an error result. All runs one request reaches share one budget and stop with it.
  */
 export async function executeCapability(
   db: Database,
   capability: { code: string; id?: string },
   args: Record<string, unknown>,
-  options: { depth: number; callTool: CallTool; limits?: SandboxLimits; record?: boolean },
+  options: ExecuteOptions,
 ): Promise<{ result: ToolResult; run: SandboxResult }> {
+  const limits = options.limits ?? capabilityLimits();
+  const budget = options.budget ?? RunBudget.start({ timeoutMs: limits.timeoutMs, signal: options.signal });
+  const refused = budget.spendSandboxRun();
+  if (refused) return { run: refusedRun(refused), result: errorResult(refused) };
   const run = await runCapability({
     code: capability.code,
     args,
-    limits: options.limits ?? capabilityLimits(),
-    callTool: async (name, toolArgs) => {
+    limits: { ...limits, timeoutMs: Math.min(limits.timeoutMs, budget.remainingMs()) },
+    signal: budget.signal,
+    cancelledMessage: () => budget.abortMessage(),
+    priority: options.depth,
+    callTool: async (name, toolArgs, runEnded) => {
       if (options.depth >= MAX_CAPABILITY_DEPTH)
         throw new Error(`Capabilities can call other tools at most ${MAX_CAPABILITY_DEPTH} levels deep.`);
-      return valueForCode(await options.callTool(name, toolArgs, options.depth + 1));
+      const overspent = budget.spendToolCall();
+      if (overspent) throw new Error(overspent);
+      const nested = { depth: options.depth + 1, budget: budget.within(runEnded) };
+      return valueForCode(await options.callTool(name, toolArgs, nested));
     },
   });
   // An editor's test run of unsaved code is not a use of the stored capability.

@@ -2,6 +2,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
 import { logger } from "@/lib/logger";
+import { SlotWaitAborted, sandboxSlots } from "./sandbox-slots";
 
 export interface SandboxLimits {
   timeoutMs: number;
@@ -16,7 +17,13 @@ export interface SandboxLimits {
 /** How large one `tools.call`'s arguments may be unless the limits say otherwise: 1 MiB as JSON. */
 export const MAX_TOOL_ARGS_BYTES = 1024 * 1024;
 
-export type SandboxErrorKind = "timeout" | "memory" | "output_too_large" | "invalid_code" | "runtime";
+export type SandboxErrorKind =
+  | "timeout"
+  | "memory"
+  | "output_too_large"
+  | "invalid_code"
+  | "runtime"
+  | "cancelled";
 
 export type SandboxResult =
   | { ok: true; value: unknown; logs: string[]; durationMs: number; toolCalls: number }
@@ -32,11 +39,18 @@ export interface SandboxRun {
   /** The body of an async function that receives `args` and `tools`, and returns a JSON value. */
   code: string;
   args: Record<string, unknown>;
-  /** Calls another tool of the organization: how capability code composes integrations. */
-  callTool: (name: string, args: Record<string, unknown>) => Promise<unknown>;
+  /** Calls another tool of the organization: how capability code composes integrations. `ended` fires when this run ends. */
+  callTool: (name: string, args: Record<string, unknown>, ended: AbortSignal) => Promise<unknown>;
   limits: SandboxLimits;
+  /** Ends the run (or its wait for a sandbox thread) when it fires: the request was cancelled or ran out of time. */
+  signal?: AbortSignal;
+  /** Why `signal` fired, for the result. */
+  cancelledMessage?: () => string;
+  /** Rank in the queue for a sandbox thread: nested runs pass their depth so started trees finish first. */
+  priority?: number;
 }
 
+// What the worker itself may report; "cancelled" is the host's alone.
 const errorKinds = ["timeout", "memory", "output_too_large", "invalid_code", "runtime"] as const;
 const runFacts = { logs: z.array(z.string()), durationMs: z.number(), toolCalls: z.number() };
 
@@ -113,11 +127,42 @@ function releaseWorker(worker: Worker) {
  * Runs a capability's code in QuickJS (WebAssembly, its own heap: no process, require, fetch, file system or
  * host objects) on a worker thread, so the server's event loop never waits on it. QuickJS enforces the
  * deadline, memory, stack, output and tool-call limits; a thread still busy past the deadline is terminated.
+ * At most CAPABILITY_MAX_CONCURRENT_RUNS run at once; the others wait, until their signal fires.
  * Every failure is a result, never an exception.
  */
-export function runCapability(run: SandboxRun): Promise<SandboxResult> {
+export async function runCapability(run: SandboxRun): Promise<SandboxResult> {
   const started = performance.now();
+  const slots = sandboxSlots();
+  const failure = (kind: SandboxErrorKind, message: string, toolCalls = 0): SandboxResult => ({
+    ok: false,
+    error: { kind, message },
+    logs: [],
+    toolCalls,
+    durationMs: Math.round(performance.now() - started),
+  });
+  let release: () => void;
+  try {
+    release = await slots.acquire(run.priority ?? 0, run.signal);
+  } catch (error) {
+    if (error instanceof SlotWaitAborted) return failure("cancelled", cancelledMessage(run));
+    throw error;
+  }
+  try {
+    return await runOnWorker(run, failure);
+  } finally {
+    release();
+  }
+}
+
+const cancelledMessage = (run: SandboxRun) => run.cancelledMessage?.() ?? "The run was cancelled.";
+
+/** One run on a sandbox thread, once the run holds a slot. */
+function runOnWorker(
+  run: SandboxRun,
+  failureOf: (kind: SandboxErrorKind, message: string, toolCalls: number) => SandboxResult,
+): Promise<SandboxResult> {
   const worker = takeWorker();
+  const ended = new AbortController();
   return new Promise<SandboxResult>((resolve) => {
     let finished = false;
     let toolCalls = 0;
@@ -127,17 +172,15 @@ export function runCapability(run: SandboxRun): Promise<SandboxResult> {
       clearTimeout(hardDeadline);
       worker.off("message", onMessage);
       worker.off("error", onError);
+      run.signal?.removeEventListener("abort", onCancel);
+      // Tool calls still in flight, and the capabilities they run, stop with this run.
+      ended.abort();
       if (reuse) releaseWorker(worker);
       else void worker.terminate();
       resolve(result);
     };
-    const failure = (kind: SandboxErrorKind, message: string): SandboxResult => ({
-      ok: false,
-      error: { kind, message },
-      logs: [],
-      toolCalls,
-      durationMs: Math.round(performance.now() - started),
-    });
+    const failure = (kind: SandboxErrorKind, message: string) => failureOf(kind, message, toolCalls);
+    const onCancel = () => end(failure("cancelled", cancelledMessage(run)), false);
     const hardDeadline = setTimeout(
       () => end(failure("timeout", `The capability ran longer than ${run.limits.timeoutMs} ms.`), false),
       run.limits.timeoutMs + GRACE_MS,
@@ -159,7 +202,7 @@ export function runCapability(run: SandboxRun): Promise<SandboxResult> {
       }
       // Whatever the tool does (throw at once, answer what JSON cannot hold), the code gets an answer.
       void Promise.resolve()
-        .then(() => run.callTool(message.name, parsed.args))
+        .then(() => run.callTool(message.name, parsed.args, ended.signal))
         .then(
           (value) => ({ ok: true as const, json: JSON.stringify(value ?? null) ?? "null" }),
           (error: unknown) => ({
@@ -189,6 +232,8 @@ export function runCapability(run: SandboxRun): Promise<SandboxResult> {
     };
     worker.on("message", onMessage);
     worker.on("error", onError);
+    if (run.signal?.aborted) return onCancel();
+    run.signal?.addEventListener("abort", onCancel, { once: true });
     worker.postMessage({
       type: "run",
       code: run.code,

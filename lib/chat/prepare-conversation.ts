@@ -123,7 +123,8 @@ export async function prepareConversation(
     {
       discover: stored ? snapshotDiscover : liveDiscover,
       integrations: async () => known,
-      call: (name, args) => callTool(db, ctx, name, args, { surface: "chat", scope: callScope }),
+      call: (name, args, signal) =>
+        callTool(db, ctx, name, args, { surface: "chat", scope: callScope, signal }),
       budgetMs: getEnv().DISCOVERY_BUDGET_MS,
       resultBudget: getEnv().CHAT_TOOL_RESULT_MAX_CHARS,
       logger: stored ? quietly(startLogger) : startLogger,

@@ -34,8 +34,9 @@ async function callCatalogTool(
   ctx: ApiKeyContext,
   name: string,
   args: Record<string, unknown>,
+  signal: AbortSignal,
 ): Promise<CallToolResult> {
-  const result = await callTool(db, ctx, name, args, { surface: "gateway" });
+  const result = await callTool(db, ctx, name, args, { surface: "gateway", signal });
   const content: CallToolResult["content"] = result.content.length
     ? result.content
     : [{ type: "text", text: result.errorMessage ?? (result.isError ? "The tool reported an error." : "") }];
@@ -90,7 +91,7 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
     };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, { signal }) => {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     if (name === FIND_TOOLS) {
@@ -108,9 +109,9 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
     if (name === CALL_TOOL) {
       const parsed = callToolArgs.safeParse(args);
       if (!parsed.success) return errorResult(parsed.error.issues.map((issue) => issue.message).join("; "));
-      return callCatalogTool(db, ctx, parsed.data.name, parsed.data.arguments);
+      return callCatalogTool(db, ctx, parsed.data.name, parsed.data.arguments, signal);
     }
-    return callCatalogTool(db, ctx, name, args);
+    return callCatalogTool(db, ctx, name, args, signal);
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({

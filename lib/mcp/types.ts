@@ -67,10 +67,12 @@ export interface McpClientPort {
     resources: Resource[];
     prompts: Prompt[];
   }>;
+  /** `signal` cancels the call: the server is told, and the call ends at once. */
   executeTool(
     config: McpConnectionConfig,
     name: string,
     args: Record<string, unknown>,
+    options?: { signal?: AbortSignal },
   ): Promise<ToolExecutionResult>;
   readResource(config: McpConnectionConfig, uri: string): Promise<ReadResourceResult>;
   listResourceTemplates(config: McpConnectionConfig): Promise<ResourceTemplate[]>;

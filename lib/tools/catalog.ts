@@ -4,6 +4,7 @@ import type { Capability } from "@/db/schema";
 import type { RequestContext } from "@/lib/auth/context";
 import { executeCapability } from "@/lib/capabilities/executor";
 import { capabilityToolName } from "@/lib/capabilities/names";
+import type { RunBudget } from "@/lib/capabilities/run-budget";
 import { listCapabilities, listCapabilitiesForToolName } from "@/lib/capabilities/store";
 import { AppError, ForbiddenError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
@@ -137,6 +138,10 @@ export interface InvokeOptions {
   client?: McpClientPort;
   /** How many capabilities deep this call is (capability code calling tools). */
   depth?: number;
+  /** The request's cancellation: capability runs it reaches stop when it fires. */
+  signal?: AbortSignal;
+  /** The request's capability budget, passed down to nested calls. */
+  budget?: RunBudget;
 }
 
 async function lookUp(db: Database, ctx: RequestContext, name: string, scope: ToolScope) {
@@ -161,13 +166,15 @@ async function run(
     const { result, run: sandboxRun } = await executeCapability(db, entry.capability, params, {
       depth: options.depth ?? 0,
       record: !entry.draft,
+      budget: options.budget,
+      signal: options.signal,
       // Nested calls keep the caller's scope, minus an editor draft, which only its own run may use.
-      callTool: (tool, args, depth) =>
+      callTool: (tool, args, nested) =>
         invokeTool(db, ctx, tool, args, {
           ...options,
           scope: { ...options.scope, draft: undefined },
           surface: "capability",
-          depth,
+          ...nested,
         }),
     });
     if (entry.draft) options.scope?.draft?.onRun?.(sandboxRun);
@@ -177,6 +184,7 @@ async function run(
     integrationId: entry.integration.id,
     toolName: entry.toolName,
     parameters: params,
+    signal: options.budget?.signal ?? options.signal,
   });
   return {
     isError: execution.isError,

@@ -52,12 +52,26 @@ export const POST = apiRoute("POST /api/mcp", async (request) => {
     enableJsonResponse: true,
   });
   await server.connect(transport);
+  // A client that hangs up cancels its calls: closing the server aborts every handler's signal. The transport
+  // then never answers, so the hang-up ends the request itself (with nginx's "client closed request").
+  let hangUp = () => {};
+  const hungUp = new Promise<Response>((resolve) => {
+    hangUp = () => {
+      void server.close();
+      resolve(new Response(null, { status: 499 }));
+    };
+  });
+  request.signal.addEventListener("abort", hangUp, { once: true });
   try {
-    return await transport.handleRequest(
-      request,
-      read.parsedBody === undefined ? undefined : { parsedBody: read.parsedBody },
-    );
+    return await Promise.race([
+      transport.handleRequest(
+        request,
+        read.parsedBody === undefined ? undefined : { parsedBody: read.parsedBody },
+      ),
+      hungUp,
+    ]);
   } finally {
+    request.signal.removeEventListener("abort", hangUp);
     // With JSON responses the answer is complete here, so the per-request server can go.
     void server.close();
   }

@@ -85,9 +85,10 @@ export class SdkMcpClient implements McpClientPort {
     config: McpConnectionConfig,
     name: string,
     args: Record<string, unknown>,
+    { signal }: { signal?: AbortSignal } = {},
   ): Promise<ToolExecutionResult> {
     const result = await this.run(config, (client) =>
-      client.callTool({ name, arguments: args }, undefined, { timeout: config.timeoutMs }),
+      client.callTool({ name, arguments: args }, undefined, { timeout: config.timeoutMs, signal }),
     );
     const content = isCallToolResult(result) ? result.content : [];
     const structuredContent = isCallToolResult(result) ? result.structuredContent : undefined;

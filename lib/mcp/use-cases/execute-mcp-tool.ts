@@ -8,6 +8,7 @@ export interface ExecuteMcpToolCommand {
   integrationId: string;
   toolName: string;
   parameters: Record<string, unknown>;
+  signal?: AbortSignal;
 }
 
 export type ExecuteMcpToolDeps = McpUseCaseDeps;
@@ -31,7 +32,9 @@ export class ExecuteMcpTool {
       const integration = await loadAccessibleIntegration(ctx, repository, command.integrationId);
       const config = this.deps.buildConnectionConfig(integration, ctx);
       try {
-        const result = await client.executeTool(config, command.toolName, command.parameters);
+        const result = await client.executeTool(config, command.toolName, command.parameters, {
+          signal: command.signal,
+        });
         const durationMs = Math.round(performance.now() - started);
         if (result.isError) {
           logger.warn("toolExecutionFailed", { ...fields, durationMs, message: result.errorMessage });

@@ -81,7 +81,7 @@ describe("capability tools.call: arguments that are not a JSON object", () => {
   it("still treats a missing argument as no arguments", async () => {
     const { callTool, result } = run("return await tools.call('echo');");
     expect(await result).toMatchObject({ ok: true, value: {} });
-    expect(callTool).toHaveBeenCalledWith("echo", {});
+    expect(callTool).toHaveBeenCalledWith("echo", {}, expect.any(AbortSignal));
   });
 });
 
