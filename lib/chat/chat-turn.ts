@@ -9,7 +9,7 @@ import { getConversation, loadMessages, saveMessages } from "./conversations";
 import { chatModel } from "./model";
 import { describeModelError } from "./model-errors";
 import { prepareConversation } from "./prepare-conversation";
-import { attachmentForModel } from "./resource-attachments";
+import { attachmentForModel, withAttachmentsRead } from "./resource-attachments";
 import { historyForTurn } from "./turn-history";
 import { chatTurnRequestSchema } from "./turn-request";
 
@@ -25,10 +25,13 @@ export async function chatTurn(
   input: unknown,
   options: { signal?: AbortSignal } = {},
 ): Promise<Response> {
-  const request = parseInput(chatTurnRequestSchema, input);
+  const { message, ...request } = parseInput(chatTurnRequestSchema, input);
   const conversation = await getConversation(db, ctx, request.id);
-  const messages = await historyForTurn(await loadMessages(db, conversation.id), request);
   const { agent, active, capabilities } = await prepareConversation(db, ctx, conversation);
+  const messages = await historyForTurn(await loadMessages(db, conversation.id), {
+    ...request,
+    message: message && (await withAttachmentsRead(db, ctx, active, message)),
+  });
   const { model, name, baseURL } = chatModel(agent.model);
   const result = streamText({
     model,

@@ -22,7 +22,8 @@ export const resourceAttachmentSchema = z.object({
 /** A resource read at the moment it was attached, kept with the user's message as a `data-resource` part. */
 export type ResourceAttachment = z.infer<typeof resourceAttachmentSchema>;
 
-const readRequestSchema = z.object({
+/** Which resource of the conversation to attach; any other field a browser sends is dropped. */
+export const attachmentReferenceSchema = z.object({
   integrationId: z.uuid({ error: "Choose a resource of this conversation." }),
   uri: z.string().min(1, { error: "Choose a resource of this conversation." }).max(2048),
 });
@@ -40,7 +41,7 @@ export async function readResourceAttachment(
   capabilities: Pick<ConversationCapabilities, "resources">,
   input: unknown,
 ): Promise<ResourceAttachment> {
-  const { integrationId, uri } = parseInput(readRequestSchema, input);
+  const { integrationId, uri } = parseInput(attachmentReferenceSchema, input);
   const resource = capabilities.resources.find((r) => r.integrationId === integrationId && r.uri === uri);
   if (!resource) throw new NotFoundError("That resource");
   const read = await mcpUseCases(db).readResource.execute(ctx, { integrationId, uri });
@@ -56,6 +57,24 @@ export async function readResourceAttachment(
       : whole,
     truncated,
   };
+}
+
+/** A user's message as stored: each attached resource read by the server now, whatever the browser held. */
+export async function withAttachmentsRead<Message extends { parts: { type: string; data?: unknown }[] }>(
+  db: Database,
+  ctx: UserContext,
+  capabilities: Pick<ConversationCapabilities, "resources">,
+  message: Message,
+): Promise<Message> {
+  if (!message.parts.some((part) => part.type === "data-resource")) return message;
+  const parts = await Promise.all(
+    message.parts.map(async (part) =>
+      part.type === "data-resource"
+        ? { ...part, data: await readResourceAttachment(db, ctx, capabilities, part.data) }
+        : part,
+    ),
+  );
+  return { ...message, parts };
 }
 
 /** The text the model reads for an attached resource. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { resourceAttachmentSchema } from "./resource-attachments";
+import { attachmentReferenceSchema } from "./resource-attachments";
 
 // What a person types never holds a NUL character, and PostgreSQL could not store it: refused here, with a 400.
 const hasNoNul = (text: string) => !text.includes("\u0000");
@@ -19,7 +19,8 @@ const userPartSchema = z.discriminatedUnion(
     z.object({
       type: z.literal("data-resource"),
       id: z.string().max(200).optional(),
-      data: resourceAttachmentSchema,
+      // Which resource, never its content: the server reads it again, so an attachment cannot be forged.
+      data: attachmentReferenceSchema,
     }),
   ],
   { error: "A message holds text and attached resources only." },

@@ -9,6 +9,7 @@ const CONVERSATION = "11111111-0000-4000-8000-000000000001";
 const INTEGRATION = "aaaaaaaa-0000-4000-8000-000000000001";
 
 type Part = UIMessage["parts"][number];
+type ReadPart = NonNullable<ChatTurnRequest["message"]>["parts"][number];
 
 const question: UIMessage = {
   id: "u1",
@@ -82,14 +83,15 @@ async function refused(stored: UIMessage[], request: ChatTurnRequest, message?: 
 
 describe("historyForTurn: a new message", () => {
   it("appends the user's message to the stored history", async () => {
-    const message = parseInput(chatTurnRequestSchema, {
+    // As the turn passes it on: the attachment read by the server in place of the browser's reference.
+    const message: ChatTurnRequest = {
       id: CONVERSATION,
       message: {
         id: "u2",
         role: "user",
-        parts: [{ type: "text", text: "Thanks. Now summarize this." }, resourcePart],
+        parts: [{ type: "text", text: "Thanks. Now summarize this." }, resourcePart as ReadPart],
       },
-    });
+    };
     const done: UIMessage = { id: "a1", role: "assistant", parts: [{ type: "text", text: "Done." }] };
     const stored = [question, done];
     const history = await historyForTurn(stored, message);
@@ -306,11 +308,18 @@ describe("chatTurnRequestSchema", () => {
   const message = { id: "u2", role: "user", parts: [{ type: "text", text: "Hi" }] };
 
   it("accepts exactly one of a message, approvals or regenerate", () => {
+    // An attachment is only a reference: whatever content the browser adds is dropped, the server reads it.
     expect(
       parse({ id: CONVERSATION, message: { ...message, parts: [...message.parts, resourcePart] } }),
     ).toEqual({
       id: CONVERSATION,
-      message: { ...message, parts: [...message.parts, resourcePart] },
+      message: {
+        ...message,
+        parts: [
+          ...message.parts,
+          { type: "data-resource", data: { integrationId: INTEGRATION, uri: "docs://release.md" } },
+        ],
+      },
     });
     expect(
       parse({ id: CONVERSATION, approvals: [{ id: "approval-1", approved: false, reason: "no" }] }),
