@@ -6,11 +6,13 @@ import {
   lastAssistantMessageIsCompleteWithApprovalResponses,
   type UIMessage,
 } from "ai";
-import { Loader2 } from "lucide-react";
+import { ArrowDown, Loader2, RotateCcw } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { allowToolAlwaysAction } from "@/app/(app)/chat/[id]/actions";
 import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { CopyButton } from "@/components/ui/copy-button";
 import { approvalsOf } from "@/lib/chat/approvals";
 import type { ConversationView } from "@/lib/chat/conversation-view";
 import { Composer } from "./composer";
@@ -18,8 +20,31 @@ import { ConversationHeader } from "./conversation-header";
 import { MessageParts } from "./message-parts";
 import { startDiscovery } from "./start-discovery";
 import { type ApprovalDecision, ToolApproval } from "./tool-approval";
+import { useFollowLatest } from "./use-follow-latest";
 
 const DENIED = "The user denied this tool call.";
+
+/** What "Copy" copies of a message: its text, without tool calls. */
+const textOf = (message: UIMessage) =>
+  message.parts
+    .flatMap((part) => (part.type === "text" ? [part.text] : []))
+    .join("\n\n")
+    .trim();
+
+function TurnFailed({ reason, onRetry }: { reason: string; onRetry?: () => void }) {
+  return (
+    <Alert>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <span className="min-w-0 [overflow-wrap:anywhere]">{reason}</span>
+        {onRetry ? (
+          <Button variant="secondary" size="sm" onClick={onRetry}>
+            <RotateCcw className="h-4 w-4" aria-hidden /> Retry
+          </Button>
+        ) : null}
+      </div>
+    </Alert>
+  );
+}
 
 export function ChatView({
   conversationId,
@@ -58,6 +83,8 @@ export function ChatView({
       onFinish: () => router.refresh(),
     });
   const busy = status === "submitted" || status === "streaming";
+  const { away, jumpToLatest } = useFollowLatest(messages);
+  const retry = () => void regenerate();
 
   // Conversation start: discover the agent's integrations once, without holding up the page.
   useEffect(() => {
@@ -123,33 +150,50 @@ export function ChatView({
           Offline mode: no language model is configured. Run a tool with <code>/call tool_name {"{…}"}</code>.
         </Alert>
       ) : null}
-      <ol className="grid flex-1 content-start gap-4" aria-label="Messages" data-testid="messages">
-        {messages.map((message) => (
-          <li
-            key={message.id}
-            className={message.role === "user" ? "justify-self-end" : "justify-self-stretch"}
-            data-testid={`message-${message.role}`}
-          >
-            <div
-              className={
-                message.role === "user"
-                  ? "grid max-w-prose gap-2 rounded-lg bg-primary px-4 py-2 text-primary-foreground"
-                  : "grid gap-2"
-              }
+      {/* One column that may shrink below its content's width: long content scrolls or wraps inside. */}
+      <ol
+        className="grid flex-1 grid-cols-[minmax(0,1fr)] content-start gap-4"
+        aria-label="Messages"
+        data-testid="messages"
+      >
+        {messages.map((message, index) => {
+          const last = index === messages.length - 1;
+          const copyable = message.role === "assistant" && !(busy && last) ? textOf(message) : "";
+          return (
+            <li
+              key={message.id}
+              className={message.role === "user" ? "min-w-0 justify-self-end" : "min-w-0"}
+              data-testid={`message-${message.role}`}
             >
-              <MessageParts
-                message={message}
-                renderApproval={(toolName, approvalId) => (
-                  <ToolApproval
-                    toolName={toolName}
-                    disabled={busy}
-                    onDecide={(decision) => void decide(message, toolName, approvalId, decision)}
-                  />
-                )}
-              />
-            </div>
-          </li>
-        ))}
+              <div
+                className={
+                  message.role === "user"
+                    ? "grid min-w-0 max-w-prose gap-2 rounded-lg bg-primary px-4 py-2 text-primary-foreground"
+                    : "grid min-w-0 grid-cols-[minmax(0,1fr)] gap-2"
+                }
+              >
+                <MessageParts
+                  message={message}
+                  renderApproval={(toolName, approvalId) => (
+                    <ToolApproval
+                      toolName={toolName}
+                      disabled={busy}
+                      onDecide={(decision) => void decide(message, toolName, approvalId, decision)}
+                    />
+                  )}
+                  renderTurnError={(reason) => (
+                    <TurnFailed reason={reason} onRetry={last && !busy ? retry : undefined} />
+                  )}
+                />
+                {copyable ? (
+                  <div className="flex">
+                    <CopyButton compact label="Copy message" text={copyable} />
+                  </div>
+                ) : null}
+              </div>
+            </li>
+          );
+        })}
         {status === "submitted" ? (
           <li className="flex items-center gap-2 text-sm text-muted-foreground">
             <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> Thinking…
@@ -157,21 +201,31 @@ export function ChatView({
         ) : null}
       </ol>
       {approvalError ? <Alert>{approvalError}</Alert> : null}
-      {error ? <Alert>{error.message || "Something went wrong."}</Alert> : null}
+      {error ? (
+        <TurnFailed reason={error.message || "Something went wrong."} onRetry={busy ? undefined : retry} />
+      ) : null}
       <Composer
         conversationId={conversationId}
         view={view}
         offline={offline}
         busy={busy}
         canRegenerate={messages.some((m) => m.role === "assistant")}
-        onSend={(text, attachments) =>
+        latest={
+          away ? (
+            <Button variant="secondary" size="sm" className="shadow" onClick={jumpToLatest}>
+              <ArrowDown className="h-4 w-4" aria-hidden /> Jump to latest
+            </Button>
+          ) : null
+        }
+        onSend={(text, attachments) => {
+          jumpToLatest();
           void sendMessage({
             parts: [
               ...(text ? [{ type: "text" as const, text }] : []),
               ...attachments.map((data) => ({ type: "data-resource" as const, data })),
             ],
-          })
-        }
+          });
+        }}
         onPromptMessages={(inserted) => {
           const next = [...messages, ...inserted];
           setMessages(next);

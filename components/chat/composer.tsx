@@ -2,7 +2,7 @@
 
 import type { UIMessage } from "ai";
 import { FileText, Loader2, Paperclip, RotateCcw, Send, Square, X } from "lucide-react";
-import { useMemo, useRef, useState } from "react";
+import { type ReactNode, useMemo, useRef, useState } from "react";
 import { readResourceAction, renderPromptAction } from "@/app/(app)/chat/[id]/actions";
 import { Button } from "@/components/ui/button";
 import type { ConversationView } from "@/lib/chat/conversation-view";
@@ -53,6 +53,7 @@ export function Composer({
   onPromptMessages,
   onStop,
   onRegenerate,
+  latest,
 }: {
   conversationId: string;
   view: ConversationView | null;
@@ -63,6 +64,8 @@ export function Composer({
   onPromptMessages: (messages: UIMessage[]) => void;
   onStop: () => void;
   onRegenerate: () => void;
+  /** Shown just above the composer: the way back to the newest message, when the reader scrolled away. */
+  latest?: ReactNode;
 }) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const [text, setText] = useState("");
@@ -191,6 +194,7 @@ export function Composer({
 
   return (
     <div className="sticky bottom-0 grid gap-2 border-t bg-background pt-3">
+      {latest ? <div className="absolute -top-12 left-1/2 -translate-x-1/2">{latest}</div> : null}
       {prompt ? (
         <PromptForm
           prompt={prompt}

@@ -1,6 +1,15 @@
 import type { ComponentProps } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
+import { CopyButton } from "@/components/ui/copy-button";
+
+/** The text inside a syntax node, as the reader sees it: what a code block's copy button copies. */
+function textOf(node: unknown): string {
+  if (!node || typeof node !== "object") return "";
+  if ("value" in node && typeof node.value === "string") return node.value;
+  if ("children" in node && Array.isArray(node.children)) return node.children.map(textOf).join("");
+  return "";
+}
 
 /** react-markdown passes its syntax node along; it is not an HTML attribute. */
 function own<T extends { node?: unknown }>(props: T): Omit<T, "node"> {
@@ -36,7 +45,17 @@ const components: Components = {
   ),
   th: (props) => <th className="border px-2 py-1 text-left font-medium" {...own(props)} />,
   td: (props) => <td className="border px-2 py-1" {...own(props)} />,
-  pre: (props) => <pre className="my-2 overflow-x-auto rounded bg-muted p-3 text-xs" {...own(props)} />,
+  pre: (props) => (
+    <div className="group relative my-2 min-w-0">
+      <pre className="overflow-x-auto rounded bg-muted p-3 pr-10 text-xs" {...own(props)} />
+      <CopyButton
+        compact
+        label="Copy code"
+        text={textOf(props.node)}
+        className="absolute top-1.5 right-1.5 bg-muted"
+      />
+    </div>
+  ),
   code: ({ className, ...props }: ComponentProps<"code"> & { node?: unknown }) => (
     <code className={className ?? "rounded bg-muted px-1 py-0.5 text-[0.85em]"} {...own(props)} />
   ),
@@ -46,7 +65,7 @@ const components: Components = {
 /** The model's answer as Markdown (GitHub flavour: tables, task lists, strikethrough). */
 export function Markdown({ text }: { text: string }) {
   return (
-    <div className="text-sm" data-testid="markdown">
+    <div className="min-w-0 text-sm [overflow-wrap:anywhere]" data-testid="markdown">
       <ReactMarkdown remarkPlugins={[remarkGfm]} components={components}>
         {text}
       </ReactMarkdown>

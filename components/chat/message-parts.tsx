@@ -2,6 +2,7 @@ import type { UIMessage } from "ai";
 import { FileText } from "lucide-react";
 import type { ReactNode } from "react";
 import { ToolResult } from "@/components/integrations/tool-result";
+import { LongText } from "@/components/ui/long-text";
 import { cn } from "@/lib/cn";
 import type { ToolResult as ToolResultData } from "@/lib/tools/types";
 import { Markdown } from "./markdown";
@@ -46,15 +47,18 @@ function statusOf(part: ToolPart): string {
 }
 
 /**
- * A message's text, the resources attached to it, and each tool call with its arguments and result
+ * A message's text, the resources attached to it, why its turn failed, and each tool call with its arguments and result
  * (collapsible), errors marked; a call waiting for approval shows `renderApproval` and stays open.
  */
 export function MessageParts({
   message,
   renderApproval,
+  renderTurnError,
 }: {
   message: UIMessage;
   renderApproval?: (toolName: string, approvalId: string) => ReactNode;
+  /** How a turn that failed shows its reason (with a way to retry). */
+  renderTurnError?: (reason: string) => ReactNode;
 }) {
   return (
     <>
@@ -64,17 +68,23 @@ export function MessageParts({
           return message.role === "assistant" ? (
             <Markdown key={key} text={part.text} />
           ) : (
-            <p key={key} className="whitespace-pre-wrap text-sm leading-relaxed">
+            <p key={key} className="whitespace-pre-wrap text-sm leading-relaxed [overflow-wrap:anywhere]">
               {part.text}
             </p>
           );
+        }
+        if (part.type === "data-turn-error") {
+          const { message: reason } = part.data as { message?: string };
+          return renderTurnError ? (
+            <div key={key}>{renderTurnError(reason ?? "The model could not answer.")}</div>
+          ) : null;
         }
         if (part.type === "data-resource") {
           const data = part.data as { name?: string; uri?: string };
           return (
             <p
               key={key}
-              className="flex items-center gap-1.5 text-xs opacity-90"
+              className="flex min-w-0 items-center gap-1.5 text-xs opacity-90 [overflow-wrap:anywhere]"
               data-testid="message-attachment"
             >
               <FileText className="h-3 w-3" aria-hidden /> {data.name ?? data.uri ?? "Resource"}
@@ -91,12 +101,12 @@ export function MessageParts({
               key={key}
               open={waiting || undefined}
               className={cn(
-                "rounded-md border px-3 py-2 text-sm",
+                "min-w-0 rounded-md border px-3 py-2 text-sm",
                 (failed(part) || status === "denied") && "border-destructive/50",
               )}
               data-testid="tool-call"
             >
-              <summary className="cursor-pointer">
+              <summary className="cursor-pointer [overflow-wrap:anywhere]">
                 <code className="font-medium">{name}</code>{" "}
                 <span
                   className={cn(
@@ -110,21 +120,17 @@ export function MessageParts({
               </summary>
               {waiting && part.approval && renderApproval ? renderApproval(name, part.approval.id) : null}
               <p className="mt-2 text-xs text-muted-foreground">Arguments</p>
-              <pre className="overflow-x-auto rounded bg-muted p-2 text-xs">
-                {JSON.stringify(part.input ?? {}, null, 2)}
-              </pre>
+              <LongText text={JSON.stringify(part.input ?? {}, null, 2)} />
               {done ? (
                 <>
                   <p className="mt-2 text-xs text-muted-foreground">Result</p>
                   <div data-testid="tool-output">
                     {part.errorText ? (
-                      <pre className="overflow-x-auto rounded bg-muted p-2 text-xs">{part.errorText}</pre>
+                      <LongText text={part.errorText} />
                     ) : isToolResult(part.output) ? (
                       <ToolResult result={part.output} />
                     ) : (
-                      <pre className="overflow-x-auto rounded bg-muted p-2 text-xs">
-                        {JSON.stringify(part.output, null, 2)}
-                      </pre>
+                      <LongText text={JSON.stringify(part.output, null, 2)} />
                     )}
                   </div>
                 </>

@@ -1,12 +1,10 @@
 import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
 import { Alert } from "@/components/ui/alert";
+import { LongText } from "@/components/ui/long-text";
 import type { ToolResult as ToolResultData } from "@/lib/tools/types";
 
 function Part({ part }: { part: ContentBlock }) {
-  if (part.type === "text")
-    return (
-      <pre className="overflow-x-auto whitespace-pre-wrap rounded bg-muted p-3 text-sm">{part.text}</pre>
-    );
+  if (part.type === "text") return <LongText text={part.text} className="text-sm" />;
   if (part.type === "image") {
     return (
       // biome-ignore lint/performance/noImgElement: a data URL from the tool, not an optimizable asset
@@ -21,29 +19,27 @@ function Part({ part }: { part: ContentBlock }) {
     const resource = part.type === "resource" ? part.resource : part;
     return (
       <div className="rounded border p-3 text-sm">
-        <p>
+        <p className="[overflow-wrap:anywhere]">
           Resource <code>{resource.uri}</code>
         </p>
-        {"text" in resource ? <pre className="mt-2 whitespace-pre-wrap text-xs">{resource.text}</pre> : null}
+        {"text" in resource ? <LongText text={resource.text} className="mt-2" /> : null}
       </div>
     );
   }
-  return <pre className="overflow-x-auto rounded bg-muted p-3 text-xs">{JSON.stringify(part, null, 2)}</pre>;
+  return <LongText text={JSON.stringify(part, null, 2)} />;
 }
 
 /** A tool's result as a person reads it: text, images, resources and structured data, or the error. */
 export function ToolResult({ result }: { result: ToolResultData }) {
   return (
-    <div className="grid gap-2" data-testid="tool-result">
+    <div className="grid min-w-0 gap-2" data-testid="tool-result">
       {result.isError ? <Alert>{result.errorMessage ?? "The tool failed."}</Alert> : null}
       {result.content?.map((part, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: content parts have no identity of their own
         <Part key={index} part={part} />
       ))}
       {result.structuredContent ? (
-        <pre className="overflow-x-auto rounded bg-muted p-3 text-xs">
-          {JSON.stringify(result.structuredContent, null, 2)}
-        </pre>
+        <LongText text={JSON.stringify(result.structuredContent, null, 2)} />
       ) : null}
     </div>
   );

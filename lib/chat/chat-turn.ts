@@ -10,6 +10,7 @@ import { chatModel } from "./model";
 import { describeModelError } from "./model-errors";
 import { prepareConversation } from "./prepare-conversation";
 import { attachmentForModel, withAttachmentsRead } from "./resource-attachments";
+import { forModel, withTurnError } from "./turn-errors";
 import { historyForTurn } from "./turn-history";
 import { chatTurnRequestSchema } from "./turn-request";
 
@@ -37,7 +38,7 @@ export async function chatTurn(
     model,
     system: agent.instructions || undefined,
     // Every discovered tool, so results of tools since switched off are still cut to the budget.
-    messages: await convertToModelMessages(messages, {
+    messages: await convertToModelMessages(forModel(messages), {
       tools: capabilities.tools,
       ignoreIncompleteToolCalls: true,
       convertDataPart: (part) => (part.type === "data-resource" ? attachmentForModel(part.data) : undefined),
@@ -49,12 +50,17 @@ export async function chatTurn(
     onError: ({ error }) =>
       logger.warn("chat stream failed", { conversationId: conversation.id, err: error }),
   });
+  let failure: string | undefined;
   return result.toUIMessageStreamResponse({
     originalMessages: messages,
     generateMessageId: () => randomUUID(),
     onFinish: async ({ messages: finished }) => {
-      await saveMessages(db, conversation, finished);
+      // A failed turn is kept with its reason, so a reload still shows it and offers to retry.
+      await saveMessages(db, conversation, failure ? withTurnError(finished, failure) : finished);
     },
-    onError: (error) => describeModelError(error, { name, baseURL }),
+    onError: (error) => {
+      failure = describeModelError(error, { name, baseURL });
+      return failure;
+    },
   });
 }

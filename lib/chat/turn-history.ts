@@ -1,6 +1,7 @@
 import { safeValidateUIMessages, type UIMessage } from "ai";
 import { ValidationError } from "@/lib/errors";
 import { resourceAttachmentSchema } from "./resource-attachments";
+import { turnErrorSchema } from "./turn-errors";
 import type { Approval, ChatTurnRequest } from "./turn-request";
 
 /** Marks the stored tool calls the user answered; an answer to a call that is not waiting is refused. */
@@ -52,7 +53,7 @@ export async function historyForTurn(stored: UIMessage[], request: ChatTurnReque
   }
   const validated = await safeValidateUIMessages({
     messages,
-    dataSchemas: { resource: resourceAttachmentSchema },
+    dataSchemas: { resource: resourceAttachmentSchema, "turn-error": turnErrorSchema },
   });
   if (!validated.success)
     throw new ValidationError(`The conversation cannot continue: ${validated.error.message}`);

@@ -155,5 +155,62 @@ test.describe
         { timeout: 30_000 },
       );
       await expect(page.getByTestId("message-user")).toContainText("Anyone there?");
+
+      // The failed turn is kept with its reason: a reload still shows it, and Retry answers the same message.
+      await page.reload();
+      const failed = page.getByRole("alert").filter({ hasText: "model server" });
+      await expect(failed).toContainText('has no model "scripted-model" (HTTP 404).');
+      await script(page, [{ text: "Here now." }]);
+      await failed.getByRole("button", { name: "Retry" }).click();
+      await expect(page.getByTestId("message-assistant").last()).toContainText("Here now.", {
+        timeout: 30_000,
+      });
+      await expect(page.getByRole("alert").filter({ hasText: "model server" })).toHaveCount(0);
+      await page.reload();
+      await expect(page.getByTestId("message-assistant")).toHaveCount(1);
+      await expect(page.getByTestId("message-assistant")).toContainText("Here now.");
+      await expect(page.getByTestId("message-user")).toHaveCount(1);
+    });
+
+    test("a 200 KB one-line tool result stays inside the page, and the chat follows the newest message", async ({
+      page,
+    }) => {
+      await signIn(page);
+      const long = "x".repeat(200_000);
+      await script(page, [
+        { toolCalls: [{ name: "everything_echo", arguments: { message: long } }] },
+        { text: "That was long." },
+      ]);
+      await page.goto("/chat");
+      await page.getByRole("button", { name: "New conversation" }).click();
+      const input = page.getByLabel("Message", { exact: true });
+      await input.fill("Echo something long");
+      await input.press("Enter");
+      const answer = page.getByTestId("message-assistant").last();
+      await expect(answer).toContainText("That was long.", { timeout: 30_000 });
+      const widths = () =>
+        page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+      expect((await widths()).page).toBeLessThanOrEqual((await widths()).viewport);
+      await page.getByTestId("tool-call").locator("summary").click();
+      const output = page.getByTestId("tool-output");
+      await expect(output.getByRole("button", { name: /Show all \(200K characters\)/ })).toBeVisible();
+      await output.getByRole("button", { name: /Show all/ }).click();
+      await expect(output.getByRole("button", { name: "Show less" })).toBeVisible();
+      expect((await widths()).page).toBeLessThanOrEqual((await widths()).viewport);
+
+      // Opened again, the conversation shows its newest message; scrolled up, a button leads back.
+      await page.reload();
+      await expect(page.getByText("That was long.")).toBeInViewport();
+      await page.getByTestId("tool-call").locator("summary").click();
+      await page
+        .getByTestId("tool-output")
+        .getByRole("button", { name: /Show all/ })
+        .click();
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const jump = page.getByRole("button", { name: "Jump to latest" });
+      await expect(jump).toBeVisible();
+      await jump.click();
+      await expect(page.getByText("That was long.")).toBeInViewport();
+      await expect(jump).toHaveCount(0);
     });
   });
