@@ -83,6 +83,13 @@ export const envSchema = z.object({
     ),
   MCP_TIMEOUT_MS: wholeNumber("milliseconds", 30_000),
   MCP_IDLE_TIMEOUT_MS: wholeNumber("milliseconds", 300_000),
+  /**
+   * Local (stdio) MCP server processes this instance runs at once, about 70 MB each: 32 is some 2.2 GB.
+   * 0 turns the limit off.
+   */
+  MCP_MAX_PROCESSES: wholeNumber("processes (0 turns the limit off)", 32),
+  /** The same per organization: 8 (some 560 MB) leaves room for four organizations at their limit. */
+  MCP_MAX_PROCESSES_PER_ORG: wholeNumber("processes (0 turns the limit off)", 8),
   CAPABILITY_TIMEOUT_MS: wholeNumber("milliseconds", 30_000),
   CAPABILITY_MEMORY_MB: wholeNumber("megabytes", 64),
   CAPABILITY_MAX_OUTPUT_BYTES: wholeNumber("bytes", 1_048_576),

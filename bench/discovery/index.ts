@@ -60,6 +60,7 @@ try {
     logger,
     buildConnectionConfig: (r: McpIntegrationRow) => ({
       integrationId: r.id,
+      orgId: r.organizationId,
       timeoutMs: r.timeoutMs,
       transport: "streamable-http" as const,
       url: r.url ?? "",

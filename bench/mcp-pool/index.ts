@@ -17,6 +17,7 @@ try {
   const url = new URL(server.url);
   const config: McpConnectionConfig = {
     integrationId: randomUUID(),
+    orgId: randomUUID(),
     timeoutMs: 30_000,
     transport: "streamable-http",
     url: server.url,

@@ -18,7 +18,11 @@ export function buildConnectionConfig(
   integration: McpIntegration,
   oauth?: (integration: McpIntegration) => McpOAuthConnection,
 ): McpConnectionConfig {
-  const base = { integrationId: integration.id, timeoutMs: integration.timeoutMs };
+  const base = {
+    integrationId: integration.id,
+    orgId: integration.organizationId,
+    timeoutMs: integration.timeoutMs,
+  };
   if (integration.transport === "stdio") {
     const entry = integration.catalogKey ? findCatalogEntry(integration.catalogKey) : undefined;
     const env = decryptAll(integration.envEncrypted);

@@ -9,6 +9,7 @@ export const McpErrorCode = {
   MCP_OAUTH_NOT_CONNECTED: "forbidden:mcp_oauth_not_connected",
   MCP_OAUTH_RECONNECT: "forbidden:mcp_oauth_reconnect",
   MCP_OAUTH_FAILED: "unavailable:mcp_oauth",
+  MCP_PROCESS_LIMIT: "unavailable:mcp_process_limit",
   MCP_UNEXPECTED: "internal:mcp",
 } as const satisfies Record<string, ErrorCode>;
 
@@ -101,6 +102,25 @@ export class McpOAuthReconnectError extends McpError {
 export class McpOAuthFailedError extends McpError {
   constructor(integrationId: string, message: string, cause?: unknown) {
     super(McpErrorCode.MCP_OAUTH_FAILED, message, integrationId, cause);
+  }
+}
+
+/** Which cap on local server processes a new one would pass: the organization's, or the whole server's. */
+export type McpProcessLimit = "organization" | "server";
+
+/** Starting the integration's local (stdio) server would pass a process limit, and no idle process could make room. */
+export class McpProcessLimitError extends McpError {
+  constructor(
+    integrationId: string,
+    readonly limit: McpProcessLimit,
+    readonly max: number,
+  ) {
+    const processes = `${max} local MCP server ${max === 1 ? "process" : "processes"}`;
+    const messages = {
+      organization: `This organization already runs ${processes}, the limit set by MCP_MAX_PROCESSES_PER_ORG, and none is idle. Disable an integration or raise the limit.`,
+      server: `This server already runs ${processes}, the limit set by MCP_MAX_PROCESSES, and none is idle. Try again shortly, or ask the operator to raise the limit.`,
+    };
+    super(McpErrorCode.MCP_PROCESS_LIMIT, messages[limit], integrationId);
   }
 }
 

@@ -19,6 +19,7 @@ import { parseInput } from "@/lib/validation";
 import { type CatalogEntry, findCatalogEntry, isCatalogEntryOffered } from "./catalog";
 import { assertPublicLiteral, PrivateNetworkError } from "./client/network-guard";
 import { getMcpClient } from "./client/shared-client";
+import { McpErrorCode } from "./errors";
 import {
   type CreateIntegrationInput,
   createIntegrationSchema,
@@ -470,6 +471,9 @@ export type ConnectionTestResult =
   | { ok: true; latencyMs: number; capabilities: CapabilitiesResult }
   | { ok: false; latencyMs: number; error: string };
 
+// Unavailable answers a test reports as its outcome: the server could not be reached, or no process may start.
+const TEST_OUTCOMES = new Set<string>([McpErrorCode.MCP_CONNECTION_FAILED, McpErrorCode.MCP_PROCESS_LIMIT]);
+
 /** "Test connection": a live discovery, whose outcome is also stored as the integration's status. */
 export async function testIntegration(
   db: Database,
@@ -482,8 +486,7 @@ export async function testIntegration(
     const capabilities = await mcpUseCases(db).discover.execute(ctx, { integrationId: row.id });
     return { ok: true, latencyMs: Math.round(performance.now() - started), capabilities };
   } catch (error) {
-    if (!(error instanceof AppError) || (error.status >= 500 && error.code !== "unavailable:mcp_connection"))
-      throw error;
+    if (!(error instanceof AppError) || (error.status >= 500 && !TEST_OUTCOMES.has(error.code))) throw error;
     return { ok: false, latencyMs: Math.round(performance.now() - started), error: error.message };
   }
 }

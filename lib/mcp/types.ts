@@ -48,6 +48,8 @@ export interface McpOAuthConnection {
 /** Everything needed to open a session with one server; credentials are decrypted only into this. */
 export type McpConnectionConfig = {
   integrationId: string;
+  /** The integration's organization, from its row: a stdio server's process counts against its limit. */
+  orgId: string;
   timeoutMs: number;
 } & (
   | {

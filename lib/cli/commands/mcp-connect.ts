@@ -98,6 +98,7 @@ export const mcpConnect: StandaloneCliCommand = {
     try {
       const config: McpConnectionConfig = {
         integrationId: ID,
+        orgId: ID,
         timeoutMs: 30_000,
         transport: "streamable-http",
         url,

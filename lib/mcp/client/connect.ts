@@ -19,21 +19,13 @@ export interface McpSession {
 
 const clientInfo = { name: "switchboard", version: packageJson.version };
 
-async function withDeadline<T>(
-  promise: Promise<T>,
-  ms: number,
-  onTimeout: () => void,
-  message: string,
-): Promise<T> {
+async function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
       promise,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          onTimeout();
-          reject(new ConnectTimeoutError(message));
-        }, ms);
+        timer = setTimeout(() => reject(new ConnectTimeoutError(message)), ms);
       }),
     ]);
   } finally {
@@ -48,15 +40,30 @@ export class ConnectTimeoutError extends Error {
   }
 }
 
+// The SDK gives a stdio server 4 s to exit before it kills it.
+const EXIT_WAIT_MS = 5000;
+
 async function connectWith(transport: Transport, config: McpConnectionConfig, kind: McpSession["transport"]) {
   const client = new Client(clientInfo, { capabilities: {} });
   const seconds = Math.round(config.timeoutMs / 1000);
-  await withDeadline(
-    client.connect(transport, { timeout: config.timeoutMs }),
-    config.timeoutMs,
-    () => void transport.close().catch(() => {}),
-    `The MCP server did not finish the handshake within ${seconds} s.`,
-  );
+  // Settles when the transport is gone: for stdio, once the child process has exited (or never started).
+  const gone = new Promise<void>((resolve) => {
+    transport.onclose = resolve;
+  });
+  try {
+    await withDeadline(
+      client.connect(transport, { timeout: config.timeoutMs }),
+      config.timeoutMs,
+      `The MCP server did not finish the handshake within ${seconds} s.`,
+    );
+  } catch (error) {
+    // A failed start is reported once its process is gone, so the pool's count of processes stays true.
+    await transport.close().catch(() => {});
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([gone, new Promise((resolve) => (timer = setTimeout(resolve, EXIT_WAIT_MS)))]);
+    clearTimeout(timer);
+    throw error;
+  }
   return { client, transport: kind, close: () => client.close() } satisfies McpSession;
 }
 

@@ -7,7 +7,11 @@ const globalForMcp = globalThis as unknown as { switchboardMcpPool?: McpSessionP
 /** The process-wide session pool: one per process, so every route shares its sessions and stdio processes. */
 export function getMcpPool(): McpSessionPool {
   if (!globalForMcp.switchboardMcpPool) {
-    const pool = new McpSessionPool({ idleMs: getEnv().MCP_IDLE_TIMEOUT_MS });
+    const env = getEnv();
+    const pool = new McpSessionPool({
+      idleMs: env.MCP_IDLE_TIMEOUT_MS,
+      limits: { total: env.MCP_MAX_PROCESSES, perOrganization: env.MCP_MAX_PROCESSES_PER_ORG },
+    });
     globalForMcp.switchboardMcpPool = pool;
     const shutdown = () => void pool.closeAll();
     process.once("SIGTERM", shutdown);

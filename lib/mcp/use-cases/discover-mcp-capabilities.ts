@@ -5,10 +5,14 @@ import type { McpIntegration } from "../repository";
 import type { CapabilitiesResult, McpClientPort } from "../types";
 import { loadAccessibleIntegration, type McpUseCaseDeps } from "./check-integration-access";
 
-/** A user's own missing or broken OAuth connection says nothing about the integration itself. */
-function concernsOnlyTheCaller(error: unknown, integration: McpIntegration): boolean {
+/**
+ * A user's own missing or broken OAuth connection, or this host at its limit of local server processes, says
+ * nothing about the integration itself.
+ */
+function saysNothingAboutTheServer(error: unknown, integration: McpIntegration): boolean {
   if (!(error instanceof AppError)) return false;
   if (error.code === McpErrorCode.MCP_OAUTH_NOT_CONNECTED) return true;
+  if (error.code === McpErrorCode.MCP_PROCESS_LIMIT) return true;
   return error.code === McpErrorCode.MCP_OAUTH_RECONNECT && integration.oauth?.credentials === "user";
 }
 
@@ -38,7 +42,7 @@ export class DiscoverMcpCapabilities {
       } catch (error) {
         const latencyMs = Math.round(performance.now() - started);
         const message = error instanceof AppError ? error.message : "Unexpected error occurred";
-        if (!concernsOnlyTheCaller(error, integration))
+        if (!saysNothingAboutTheServer(error, integration))
           await repository.recordDiscovery(integration.id, { ok: false, latencyMs, error: message });
         throw error;
       }

@@ -1,6 +1,6 @@
 import type { RequestContext } from "@/lib/auth/context";
 import { AppError } from "@/lib/errors";
-import { UnexpectedMcpError } from "../errors";
+import { McpProcessLimitError, UnexpectedMcpError } from "../errors";
 import type { ToolExecutionResult } from "../types";
 import { loadAccessibleIntegration, type McpUseCaseDeps } from "./check-integration-access";
 
@@ -14,8 +14,8 @@ export interface ExecuteMcpToolCommand {
 export type ExecuteMcpToolDeps = McpUseCaseDeps;
 
 /**
- * Calls a tool on an integration's MCP server. Access problems throw; anything that goes wrong with the tool
- * itself comes back as an error result, so the LLM can read it and explain or recover.
+ * Calls a tool on an integration's MCP server. Access problems and a full process limit throw; anything that goes
+ * wrong with the tool itself comes back as an error result, so the LLM can read it and explain or recover.
  */
 export class ExecuteMcpTool {
   constructor(private readonly deps: ExecuteMcpToolDeps) {}
@@ -47,6 +47,8 @@ export class ExecuteMcpTool {
         }
         return result;
       } catch (toolError) {
+        // The tool never ran: the host has no room for its server, a refusal the caller hears as such (a 503).
+        if (toolError instanceof McpProcessLimitError) throw toolError;
         const errorMessage =
           toolError instanceof Error && toolError.message ? toolError.message : "Tool execution failed";
         logger.warn("toolExecutionFailed", {

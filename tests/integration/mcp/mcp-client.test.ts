@@ -9,6 +9,7 @@ import { McpConnectionError, McpUnauthorizedError } from "@/lib/mcp/errors";
 import type { McpConnectionConfig } from "@/lib/mcp/types";
 import { type RunningFixture, startEverything, startFixture } from "../../fixtures/mcp/start-fixture";
 
+const ORG_ID = randomUUID();
 const pool = new McpSessionPool({ idleMs: 60_000 });
 const client = new SdkMcpClient(pool);
 const running: RunningFixture[] = [];
@@ -28,6 +29,7 @@ const http = (
   extra: Partial<Extract<McpConnectionConfig, { url: string }>> = {},
 ): McpConnectionConfig => ({
   integrationId: randomUUID(),
+  orgId: ORG_ID,
   timeoutMs: 10_000,
   transport: "streamable-http",
   url,
@@ -41,6 +43,7 @@ const everythingStdio = (): McpConnectionConfig => {
   if (!entry) throw new Error("catalog entry missing");
   return {
     integrationId: randomUUID(),
+    orgId: ORG_ID,
     timeoutMs: 15_000,
     transport: "stdio",
     ...bundledCommand(entry),
@@ -50,6 +53,7 @@ const everythingStdio = (): McpConnectionConfig => {
 
 const stdioCrash = (): McpConnectionConfig => ({
   integrationId: randomUUID(),
+  orgId: ORG_ID,
   timeoutMs: 15_000,
   transport: "stdio",
   command: process.execPath,

@@ -12,13 +12,14 @@ import {
   McpUnauthorizedError,
 } from "@/lib/mcp/errors";
 import type { McpConnectionConfig } from "@/lib/mcp/types";
-import { INTEGRATION_ID } from "./fakes";
+import { INTEGRATION_ID, ORG_ID } from "./fakes";
 
 const BEARER_SECRET = "sk-live-bearer-7f3a9c";
 const HEADER_SECRET = "hdr-secret-52be01";
 
 const httpConfig: McpConnectionConfig = {
   integrationId: INTEGRATION_ID,
+  orgId: ORG_ID,
   timeoutMs: 5_000,
   transport: "streamable-http",
   url: "https://mcp.example.com/mcp",
@@ -28,6 +29,7 @@ const httpConfig: McpConnectionConfig = {
 
 const stdioConfig: McpConnectionConfig = {
   integrationId: INTEGRATION_ID,
+  orgId: ORG_ID,
   timeoutMs: 5_000,
   transport: "stdio",
   command: "mcp-docs-server",

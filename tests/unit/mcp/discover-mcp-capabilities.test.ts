@@ -7,6 +7,7 @@ import {
   McpIntegrationAccessDeniedError,
   McpIntegrationDisabledError,
   McpIntegrationNotFoundError,
+  McpProcessLimitError,
   McpUnauthorizedError,
   UnexpectedMcpError,
 } from "@/lib/mcp/errors";
@@ -377,6 +378,21 @@ describe("DiscoverMcpCapabilities", () => {
         },
       },
     ]);
+  });
+
+  it("records nothing on the integration when the host is at its process limit, which says nothing about the server", async () => {
+    const { deps, useCase } = setup();
+    deps.client.onListCapabilities = async () => {
+      throw new McpProcessLimitError(INTEGRATION_ID, "server", 32);
+    };
+
+    const error = await rejection(useCase.execute(userContext(), { integrationId: INTEGRATION_ID }));
+
+    expect(error).toBeInstanceOf(McpProcessLimitError);
+    expect((error as Error).message).toBe(
+      "This server already runs 32 local MCP server processes, the limit set by MCP_MAX_PROCESSES, and none is idle. Try again shortly, or ask the operator to raise the limit.",
+    );
+    expect(deps.repository.discoveries).toEqual([]);
   });
 
   it("records a failed discovery with a generic message, not the internals, when the client fails unexpectedly", async () => {

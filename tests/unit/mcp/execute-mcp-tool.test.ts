@@ -8,6 +8,7 @@ import {
   McpIntegrationAccessDeniedError,
   McpIntegrationDisabledError,
   McpIntegrationNotFoundError,
+  McpProcessLimitError,
   UnexpectedMcpError,
 } from "@/lib/mcp/errors";
 import type { McpIntegration } from "@/lib/mcp/repository";
@@ -115,6 +116,21 @@ describe("ExecuteMcpTool", () => {
       content: null,
       errorMessage: "The MCP server did not answer within 5 s.",
     });
+  });
+
+  it("throws McpProcessLimitError (503) instead of a result when no process may start for the server", async () => {
+    const { deps, useCase } = setup();
+    deps.client.onExecuteTool = async () => {
+      throw new McpProcessLimitError(INTEGRATION_ID, "organization", 8);
+    };
+
+    const error = await rejection(useCase.execute(userContext(), command()));
+
+    expect(error).toBeInstanceOf(McpProcessLimitError);
+    expect(error).toMatchObject({ status: 503, code: McpErrorCode.MCP_PROCESS_LIMIT });
+    expect((error as Error).message).toBe(
+      "This organization already runs 8 local MCP server processes, the limit set by MCP_MAX_PROCESSES_PER_ORG, and none is idle. Disable an integration or raise the limit.",
+    );
   });
 
   it("returns a generic error result when the client throws something without a message", async () => {

@@ -157,6 +157,7 @@ export function collectLogs(): { logger: Logger; lines: LogLine[]; find: (msg: s
 export function testConnectionConfig(integration: McpIntegration): McpConnectionConfig {
   return {
     integrationId: integration.id,
+    orgId: integration.organizationId,
     timeoutMs: integration.timeoutMs,
     transport: "streamable-http",
     url: integration.url ?? "",
