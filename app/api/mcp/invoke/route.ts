@@ -12,7 +12,10 @@ export const dynamic = "force-dynamic";
 export const POST = apiRoute("POST /api/mcp/invoke", async (request) => {
   const ctx = await apiRequestContext(request);
   const { tool_name, params } = parseInput(invokeRequestSchema, await readJsonBody(request));
-  const result = await invokeTool(getDb(), ctx, tool_name, params, { surface: "rest" });
+  const result = await invokeTool(getDb(), ctx, tool_name, params, {
+    surface: "rest",
+    scope: ctx.toolScope,
+  });
   if (result.isError) {
     return Response.json(
       {
