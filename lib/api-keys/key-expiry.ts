@@ -8,7 +8,7 @@ const MAX_DAYS = 3650;
 const DATE_MESSAGE = "Give the expiry as a date like 2027-01-31 or a time like 2027-01-31T18:00:00Z.";
 
 /** An expiry as the keys page, the CLI and tests give it: a number of days from now, or a date or instant. */
-export const apiKeyExpiryInputSchema = z
+const apiKeyExpiryInputSchema = z
   .object({
     expiresInDays: z
       .number({ error: "The days until expiry are a whole number." })
@@ -34,8 +34,6 @@ export const apiKeyExpiryInputSchema = z
     error: "Give either the days until expiry or the expiry date, not both.",
     path: ["expiresAt"],
   });
-
-export type ApiKeyExpiryInput = z.input<typeof apiKeyExpiryInputSchema>;
 
 /**
  * The instant a key stops working, or null for never; a ValidationError on the field at fault otherwise. A date
