@@ -241,9 +241,26 @@ export const apiKeys = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     /** The gateway lists only its meta-tools (find_tools, call_tool) to this key, keeping clients' context small. */
     metaToolsOnly: boolean("meta_tools_only").notNull().default(false),
+    /** After this instant the key is refused like an unknown one; null: it never expires. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    /** What the key may list and call; null: everything of its organization, as keys had before scopes. */
+    scope: jsonb("scope").$type<ApiKeyScope>(),
   },
   (table) => [index("api_keys_org_idx").on(table.organizationId)],
 );
+
+/**
+ * A key's least privilege. Each list narrows (null: all, including ones added later; empty: none); a key with
+ * no integrations, no capabilities and the built-ins is read-only knowledge.
+ */
+export interface ApiKeyScope {
+  /** Integrations whose tools, resources and prompts the key reaches. */
+  integrationIds: string[] | null;
+  /** Capabilities the key may list and call. */
+  capabilityIds: string[] | null;
+  /** The built-in tools, which only read the organization's knowledge (node_knowledge_retriever, knowledge_search). */
+  builtins: boolean;
+}
 
 export const knowledgeNodes = pgTable(
   "knowledge_nodes",

@@ -2,11 +2,15 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/db/client";
-import { apiKeys } from "@/db/schema";
+import { type ApiKeyScope, apiKeys } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { NotFoundError, UnauthorizedError } from "@/lib/errors";
+import type { ToolScope } from "@/lib/tools/scope";
 import { isUuid, parseInput } from "@/lib/validation";
+import { hasExpired, resolveExpiry } from "./key-expiry";
+import { apiKeyScopeInputSchema, normalizeScope, toolScopeOf } from "./key-scope";
+import { requireOwnScope } from "./scope-ownership";
 
 const KEY_PATTERN = /^sb_([A-Za-z0-9]{8})_([A-Za-z0-9_-]{32,})$/;
 
@@ -20,29 +24,56 @@ export interface ApiKeyView {
   lastUsedAt: string | null;
   revokedAt: string | null;
   metaToolsOnly: boolean;
+  expiresAt: string | null;
+  scope: ApiKeyScope | null;
 }
 
-/** An API request's context, with what its key allows. */
-export type ApiKeyContext = RequestContext & { apiKeyId: string; metaToolsOnly: boolean };
+/** An API request's context, with what its key allows: `toolScope` goes to every catalog listing and call. */
+export type ApiKeyContext = RequestContext & {
+  apiKeyId: string;
+  metaToolsOnly: boolean;
+  toolScope: ToolScope;
+};
 
-const keyNameSchema = z
-  .string({ error: "Enter a name for the key." })
-  .trim()
-  .min(1, { error: "Enter a name for the key." })
-  .max(60, { error: "Use at most 60 characters for the name." });
+const createInputSchema = z.object({
+  name: z
+    .string({ error: "Enter a name for the key." })
+    .trim()
+    .min(1, { error: "Enter a name for the key." })
+    .max(60, { error: "Use at most 60 characters for the name." }),
+  metaToolsOnly: z.boolean({ error: "metaToolsOnly is true or false." }).default(false),
+  scope: apiKeyScopeInputSchema,
+});
 
-/** Creates a key for the context's organization; the key itself is returned once and stored only as a hash. */
-export async function createApiKey(
-  db: Database,
-  ctx: RequestContext,
-  input: { name: unknown; metaToolsOnly?: unknown },
-) {
+export interface CreateApiKeyInput {
+  name: unknown;
+  metaToolsOnly?: unknown;
+  /** Days from now until the key expires; or else `expiresAt`; neither: it never expires. */
+  expiresInDays?: unknown;
+  /** A Date, an ISO instant, or an ISO date (the key then works through that day, UTC). */
+  expiresAt?: unknown;
+  /** What the key may list and call (`ApiKeyScope`); absent or null: everything. */
+  scope?: unknown;
+}
+
+/**
+ * Creates a key for the context's organization, with an optional expiry and scope (every id in it the
+ * organization's own); the key itself is returned once and stored only as a hash.
+ */
+export async function createApiKey(db: Database, ctx: RequestContext, input: CreateApiKeyInput) {
   requireAdmin(ctx);
-  const name = parseInput(keyNameSchema, input.name);
-  const metaToolsOnly = parseInput(
-    z.boolean({ error: "metaToolsOnly is true or false." }).default(false),
-    input.metaToolsOnly,
+  const parsed = parseInput(createInputSchema, {
+    name: input.name,
+    metaToolsOnly: input.metaToolsOnly,
+    scope: input.scope,
+  });
+  const { name, metaToolsOnly } = parsed;
+  const expiresAt = resolveExpiry(
+    { expiresInDays: input.expiresInDays, expiresAt: input.expiresAt },
+    new Date(),
   );
+  const scope = normalizeScope(parsed.scope);
+  await requireOwnScope(db, ctx.orgId, scope);
   const prefix = randomBytes(6).toString("base64url").replace(/[-_]/g, "x").slice(0, 8);
   const key = `sb_${prefix}_${randomBytes(24).toString("base64url")}`;
   const [row] = await db
@@ -54,6 +85,8 @@ export async function createApiKey(
       keyHash: hashKey(key),
       createdBy: ctx.userId ?? null,
       metaToolsOnly,
+      expiresAt,
+      scope,
     })
     .returning();
   if (!row) throw new Error("insert returned no row");
@@ -62,7 +95,13 @@ export async function createApiKey(
     targetType: "api_key",
     targetId: row.id,
     targetName: row.name,
-    after: { name: row.name, prefix: row.prefix, metaToolsOnly: row.metaToolsOnly },
+    after: {
+      name: row.name,
+      prefix: row.prefix,
+      metaToolsOnly: row.metaToolsOnly,
+      expiresAt: row.expiresAt?.toISOString() ?? null,
+      scope: row.scope,
+    },
   });
   return { key, apiKey: toView(row) };
 }
@@ -76,6 +115,8 @@ function toView(row: typeof apiKeys.$inferSelect): ApiKeyView {
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,
     metaToolsOnly: row.metaToolsOnly,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    scope: row.scope ?? null,
   };
 }
 
@@ -111,7 +152,10 @@ export async function revokeApiKey(db: Database, ctx: RequestContext, id: string
 // Writing last-used on every request would make each call a write; once a minute is plenty to show.
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** The context of a request authenticated with `Authorization: Bearer <key>`; the key's organization is the tenant. */
+/**
+ * The context of a request authenticated with `Authorization: Bearer <key>`; the key's organization is the
+ * tenant, its scope the tools it reaches. One select reads all of it: this runs before every API request.
+ */
 export async function authenticateApiKey(db: Database, authorization: string | null): Promise<ApiKeyContext> {
   const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
   const key = match?.[1];
@@ -124,10 +168,14 @@ export async function authenticateApiKey(db: Database, authorization: string | n
       organizationId: apiKeys.organizationId,
       lastUsedAt: apiKeys.lastUsedAt,
       metaToolsOnly: apiKeys.metaToolsOnly,
+      expiresAt: apiKeys.expiresAt,
+      scope: apiKeys.scope,
     })
     .from(apiKeys)
     .where(and(eq(apiKeys.keyHash, hashKey(key)), isNull(apiKeys.revokedAt)));
   if (!row) throw new UnauthorizedError("This API key is not valid or has been revoked.");
+  if (hasExpired(row.expiresAt, new Date()))
+    throw new UnauthorizedError("This API key has expired. Create a new one in Settings → API keys.");
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, row.id));
   }
@@ -137,5 +185,6 @@ export async function authenticateApiKey(db: Database, authorization: string | n
     role: "member",
     isSuperadmin: false,
     metaToolsOnly: row.metaToolsOnly,
+    toolScope: toolScopeOf(row.scope),
   };
 }

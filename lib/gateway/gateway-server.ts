@@ -18,6 +18,7 @@ import { AppError } from "@/lib/errors";
 import { listIntegrationsForOrg, type McpIntegration } from "@/lib/mcp/repository";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { callTool, listTools } from "@/lib/tools/catalog";
+import { allows } from "@/lib/tools/scope";
 import { integrationToolName } from "@/lib/tools/tool-names";
 import { CALL_TOOL, callToolArgs, FIND_TOOLS, findTools, findToolsArgs, metaTools } from "./meta-tools";
 import { gatewayResourceUri, parseGatewayResourceUri } from "./resource-names";
@@ -36,7 +37,7 @@ async function callCatalogTool(
   args: Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<CallToolResult> {
-  const result = await callTool(db, ctx, name, args, { surface: "gateway", signal });
+  const result = await callTool(db, ctx, name, args, { surface: "gateway", scope: ctx.toolScope, signal });
   const content: CallToolResult["content"] = result.content.length
     ? result.content
     : [{ type: "text", text: result.errorMessage ?? (result.isError ? "The tool reported an error." : "") }];
@@ -60,9 +61,9 @@ function upstreamError(error: unknown): McpError {
 }
 
 /**
- * One MCP server for one request, scoped to the API key's organization: the catalog's tools (or only the
- * meta-tools, for keys set that way), and the enabled integrations' resources and prompts, renamed so each
- * leads back to its integration.
+ * One MCP server for one request, scoped to the API key's organization and the key's own scope: the catalog's
+ * tools (or only the meta-tools, for keys set that way), and the enabled integrations' resources and prompts,
+ * renamed so each leads back to its integration.
  */
 export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
   const server = new Server(
@@ -74,14 +75,18 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
     },
   );
   let integrations: Promise<McpIntegration[]> | undefined;
+  // Resources and prompts come only from here, so an integration outside the key's scope is simply not there.
   const enabledIntegrations = () => {
-    integrations ??= listIntegrationsForOrg(db, ctx.orgId).then((rows) => rows.filter((row) => row.enabled));
+    integrations ??= listIntegrationsForOrg(db, ctx.orgId).then((rows) =>
+      rows.filter((row) => row.enabled && allows(ctx.toolScope.integrationIds, row.id)),
+    );
     return integrations;
   };
+  const listScoped = () => listTools(db, ctx, { scope: ctx.toolScope });
   const useCases = mcpUseCases(db);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools = ctx.metaToolsOnly ? [] : await listTools(db, ctx);
+    const tools = ctx.metaToolsOnly ? [] : await listScoped();
     return {
       tools: [...metaTools, ...tools].map(({ name, description, inputSchema }) => ({
         name,
@@ -97,7 +102,7 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
     if (name === FIND_TOOLS) {
       const parsed = findToolsArgs.safeParse(args);
       if (!parsed.success) return errorResult(parsed.error.issues.map((issue) => issue.message).join("; "));
-      const found = findTools(await listTools(db, ctx), parsed.data.query, parsed.data.limit);
+      const found = findTools(await listScoped(), parsed.data.query, parsed.data.limit);
       return asJsonResult({
         tools: found.map(({ name: toolName, description, inputSchema }) => ({
           name: toolName,

@@ -44,7 +44,7 @@ export function buildOpenApiDocument(
       title: "Switchboard REST API",
       version: packageJson.version,
       description:
-        "Discover and invoke the organization's tools: built-in tools, the tools of its MCP integrations and its capabilities. Authenticate with an API key of the organization.",
+        "Discover and invoke the organization's tools: built-in tools, the tools of its MCP integrations and its capabilities. Authenticate with an API key of the organization; a key limited to some integrations, capabilities or the built-ins sees and calls only those.",
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
@@ -52,7 +52,7 @@ export function buildOpenApiDocument(
       "/api/mcp/tools": {
         get: {
           operationId: "listTools",
-          summary: "List every tool available to the organization",
+          summary: "List every tool the API key may use",
           responses: {
             "200": {
               description: "The tools, each with its parameters as JSON Schema.",
@@ -79,7 +79,7 @@ export function buildOpenApiDocument(
                 },
               },
             },
-            "401": errorResponse("No valid API key."),
+            "401": errorResponse("No valid API key: missing, unknown, revoked or expired."),
             "429": errorResponse("Rate limit reached; see Retry-After."),
           },
         },
@@ -102,9 +102,9 @@ export function buildOpenApiDocument(
               content: { "application/json": { schema: { type: "object" } } },
             },
             "400": errorResponse(
-              'Unknown tool ("unknown tool"), invalid JSON or invalid params (each field named).',
+              'Unknown tool ("unknown tool", also for a tool outside the key\'s scope), invalid JSON or invalid params (each field named).',
             ),
-            "401": errorResponse("No valid API key."),
+            "401": errorResponse("No valid API key: missing, unknown, revoked or expired."),
             "403": errorResponse("The tool's integration is disabled."),
             "413": errorResponse("The body is too large."),
             "415": errorResponse("The body is not JSON."),
@@ -116,7 +116,12 @@ export function buildOpenApiDocument(
     },
     components: {
       securitySchemes: {
-        apiKey: { type: "http", scheme: "bearer", description: "An API key created in Settings → API keys." },
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "An API key created in Settings → API keys (or with apikey:create); it may expire and may be limited to some integrations, capabilities and the built-in knowledge tools.",
+        },
       },
       schemas: {
         Error: errorSchema,

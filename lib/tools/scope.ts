@@ -2,7 +2,8 @@ import type { SandboxResult } from "@/lib/capabilities/sandbox";
 
 /**
  * What one surface may see of the organization's tools. Every field narrows; an absent field keeps everything
- * (the REST API and the gateway pass no scope, the chat passes its agent's choices and its conversation's state).
+ * (the REST API and the gateway pass their API key's scope, the chat its agent's choices and its conversation's
+ * state). A tool out of scope is unknown: not listed, and called it answers as a name that does not exist.
  */
 export interface ToolScope {
   /** Built-in tools by name. */

@@ -1,5 +1,10 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiKeys } from "@/db/schema";
+import { authenticateApiKey } from "@/lib/api-keys/api-keys";
 import { authenticate } from "@/lib/auth/authenticate";
+import { createCapability } from "@/lib/capabilities/store";
+import { operatorContext } from "@/lib/cli/operator-context";
 import { runCli } from "@/lib/cli/run";
 import { createTestDatabase } from "./test-db";
 
@@ -154,5 +159,147 @@ describe("mcp:connect", () => {
     const closed = await cli("mcp:connect", "http://127.0.0.1:9/mcp");
     expect(closed.code).toBe(1);
     expect(closed.err).toMatch(/^Error: Could not connect to 127\.0\.0\.1:9/);
+  });
+});
+
+describe("apikey:create", () => {
+  const ids = { ours: "", docs: "", theirs: "", capability: "" };
+  beforeAll(async () => {
+    for (const slug of ["keysco", "otherco"]) expect((await cli("org:create", slug)).code).toBe(0);
+    const add = async (org: string, name: string) =>
+      JSON.parse(
+        (
+          await cli(
+            "integration:add",
+            "--org",
+            org,
+            "--name",
+            name,
+            "--url",
+            "http://no-such-host.invalid/mcp",
+            "--json",
+          )
+        ).out,
+      ).id as string;
+    ids.ours = await add("keysco", "Ours");
+    ids.docs = await add("keysco", "Docs");
+    ids.theirs = await add("otherco", "Theirs");
+    const ctx = await operatorContext(handle.db, "keysco");
+    ids.capability = (
+      await createCapability(handle.db, ctx, {
+        namespace: "ours",
+        action: "run",
+        description: "",
+        code: "return 1;",
+      })
+    ).id;
+  });
+
+  it("creates a key that expires and is limited to integrations (by slug or id) and capabilities (by tool name)", async () => {
+    const created = await cli(
+      "apikey:create",
+      "--org",
+      "keysco",
+      "--name",
+      "ci",
+      "--expires-in-days",
+      "30",
+      "--integration",
+      `ours,${ids.docs}`,
+      "--capability",
+      "mcp__ours__run",
+      "--no-builtins",
+    );
+    expect(created.code).toBe(0);
+    const [key, , expires, scope] = created.out.split("\n");
+    expect(expires).toMatch(/^Expires in 30 days \(\d{4}-\d{2}-\d{2}T.*Z\)\.$/);
+    expect(scope).toBe("May use: Integrations Ours, Docs · capability mcp__ours__run · no built-in tools.");
+    const ctx = await authenticateApiKey(handle.db, `Bearer ${key}`);
+    expect(ctx.toolScope).toEqual({
+      builtins: [],
+      integrationIds: [ids.ours, ids.docs],
+      capabilityIds: [ids.capability],
+    });
+
+    const json = await cli(
+      "apikey:create",
+      "--org",
+      "keysco",
+      "--name",
+      "wiki",
+      "--knowledge-only",
+      "--json",
+    );
+    expect(JSON.parse(json.out)).toMatchObject({
+      name: "wiki",
+      expiresAt: null,
+      scope: { integrationIds: [], capabilityIds: [], builtins: true },
+    });
+    const plain = await cli(
+      "apikey:create",
+      "--org",
+      "keysco",
+      "--name",
+      "plain",
+      "--expires-at",
+      "2099-01-01",
+    );
+    expect(plain.code).toBe(1);
+    expect(plain.err).toMatch(/at most 3650 days/);
+    const repeated = await cli(
+      "apikey:create",
+      "--org",
+      "keysco",
+      "--name",
+      "repeated",
+      "--integration",
+      "ours",
+      "--integration",
+      "docs",
+      "--no-capabilities",
+    );
+    expect(repeated.out.split("\n")[2]).toBe("Never expires.");
+    expect(repeated.out.split("\n")[3]).toBe(
+      "May use: Integrations Ours, Docs · no capabilities · built-in knowledge tools.",
+    );
+  });
+
+  it("says clearly what is wrong with the expiry and scope flags", async () => {
+    const create = (...flags: string[]) => cli("apikey:create", "--org", "keysco", "--name", "bad", ...flags);
+    expect(await create("--expires-in-days", "soon")).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--expires-in-days takes a whole number of days, like 30; got "soon"/),
+    });
+    expect(await create("--expires-in-days", "0")).toMatchObject({
+      code: 1,
+      err: "Error: A key expires at least 1 day from now.",
+    });
+    expect(await create("--expires-in-days", "3", "--expires-at", "2030-01-01")).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/not both/),
+    });
+    expect(await create("--expires-at", "2001-01-01")).toMatchObject({
+      code: 1,
+      err: "Error: Choose an expiry in the future.",
+    });
+    expect(await create("--knowledge-only", "--integration", "ours")).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--knowledge-only cannot be combined with --integration/),
+    });
+    expect(await create("--integration", "ours", "--no-integrations")).toMatchObject({ code: 2 });
+    expect(await create("--integration", " , ")).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--integration takes an integration's id or slug/),
+    });
+    expect(await create("--integration", ids.theirs)).toMatchObject({
+      code: 1,
+      err: `Error: "${ids.theirs}" is not an integration of this organization.`,
+    });
+    expect(await create("--capability", "mcp__nope__run")).toMatchObject({
+      code: 1,
+      err: 'Error: "mcp__nope__run" is not a capability of this organization.',
+    });
+    const keys = await handle.db.select().from(apiKeys).where(eq(apiKeys.name, "bad"));
+    expect(keys).toEqual([]);
   });
 });

@@ -20,7 +20,8 @@ export const GET = apiRoute("GET /api/openapi.json", async (request) => {
     source,
   }));
   try {
-    tools = await listTools(getDb(), await apiRequestContext(request));
+    const ctx = await apiRequestContext(request);
+    tools = await listTools(getDb(), ctx, { scope: ctx.toolScope });
   } catch (error) {
     if (!(error instanceof UnauthorizedError)) throw error;
   }

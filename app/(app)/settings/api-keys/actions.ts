@@ -8,9 +8,18 @@ import { createApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { toActionError } from "@/lib/errors";
 import { formArg, idArg, invalidActionArgs } from "@/lib/http/action-args";
+import { createKeyInputFromForm } from "./schema";
 
 const formInput = z.object({ form: formArg });
 const idInput = z.object({ id: idArg });
+
+/** What the form shows again after a refusal, so nothing typed or chosen is lost. */
+const keep = (form: FormData) => ({
+  name: String(form.get("name") ?? ""),
+  expiresOn: String(form.get("expiresOn") ?? ""),
+  integrationIds: form.getAll("integrationIds").map(String).join(","),
+  capabilityIds: form.getAll("capabilityIds").map(String).join(","),
+});
 
 export async function createApiKeyAction(
   _prev: FormState & { key?: string },
@@ -19,17 +28,12 @@ export async function createApiKeyAction(
   const invalid = invalidActionArgs(formInput, { form });
   if (invalid) return invalid;
   try {
-    const { key, apiKey } = await createApiKey(getDb(), await requireApiContext(), {
-      name: form.get("name"),
-      metaToolsOnly: form.get("metaToolsOnly") === "on",
-    });
+    const ctx = await requireApiContext();
+    const { key, apiKey } = await createApiKey(getDb(), ctx, createKeyInputFromForm(form));
     revalidatePath("/settings/api-keys");
     return { key, success: `Created "${apiKey.name}". Copy the key now: it is not shown again.` };
   } catch (error) {
-    return {
-      ...toActionError(error, { action: "createApiKey" }),
-      values: { name: String(form.get("name") ?? "") },
-    };
+    return { ...toActionError(error, { action: "createApiKey" }), values: keep(form) };
   }
 }
 

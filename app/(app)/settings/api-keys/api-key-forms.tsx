@@ -10,14 +10,33 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { createApiKeyAction, revokeApiKeyAction } from "./actions";
+import { type ApiKeyChoices, ApiKeyLimitsFields } from "./api-key-limits-fields";
 
-/** Creates a key and shows it once; `onCreated` lets a page use the new key (in client configurations, say). */
+// Fields the expiry and scope controls show their refusals on.
+const SHOWN_FIELDS = [
+  "name",
+  "expiresIn",
+  "expiresInDays",
+  "expiresAt",
+  "access",
+  "integrationScope",
+  "capabilityScope",
+  "scope.integrationIds",
+  "scope.capabilityIds",
+];
+
+/**
+ * Creates a key and shows it once; `onCreated` lets a page use the new key (in client configurations, say).
+ * With `choices`, the key's expiry and scope can be set too; without, it never expires and may use every tool.
+ */
 export function CreateApiKeyForm({
   defaultName,
   onCreated,
+  choices,
 }: {
   defaultName?: string;
   onCreated?: (key: string) => void;
+  choices?: ApiKeyChoices;
 } = {}) {
   const [state, action] = useActionState<FormState & { key?: string }, FormData>(
     async (previous: FormState & { key?: string }, form: FormData) => {
@@ -28,13 +47,16 @@ export function CreateApiKeyForm({
     {},
   );
   const [copied, setCopied] = useState(false);
+  // A refusal on no field shown here (a forged form, say) is shown under the name.
+  const shown = choices ? SHOWN_FIELDS : ["name"];
+  const elsewhere = state.error && !state.key && !shown.some((name) => state.fields?.[name]);
   return (
     <form action={action} className="mt-4 grid gap-3" noValidate>
-      <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
+      <div className={choices ? "grid gap-3" : "grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end"}>
         <Field
           id="key-name"
           label="Name"
-          error={state.fields?._?.[0] ?? (state.error && !state.key ? state.error : undefined)}
+          error={state.fields?.name?.join(" ") ?? (elsewhere ? state.error : undefined)}
         >
           <Input
             id="key-name"
@@ -43,8 +65,9 @@ export function CreateApiKeyForm({
             defaultValue={state.values?.name ?? defaultName}
           />
         </Field>
-        <SubmitButton pendingText="Creating…">Create key</SubmitButton>
+        {choices ? null : <SubmitButton pendingText="Creating…">Create key</SubmitButton>}
       </div>
+      {choices ? <ApiKeyLimitsFields choices={choices} state={state} /> : null}
       <label className="flex items-start gap-2 text-sm">
         <input type="checkbox" name="metaToolsOnly" className="mt-1" />
         <span>
@@ -55,6 +78,11 @@ export function CreateApiKeyForm({
           </span>
         </span>
       </label>
+      {choices ? (
+        <div>
+          <SubmitButton pendingText="Creating…">Create key</SubmitButton>
+        </div>
+      ) : null}
       {state.key ? (
         <div className="grid gap-2">
           <Alert tone="success">{state.success}</Alert>

@@ -14,6 +14,7 @@ export const POST = apiRoute("POST /api/mcp/invoke", async (request) => {
   const { tool_name, params } = parseInput(invokeRequestSchema, await readJsonBody(request));
   const result = await invokeTool(getDb(), ctx, tool_name, params, {
     surface: "rest",
+    scope: ctx.toolScope,
     // A client that hangs up stops the capability runs it started.
     signal: request.signal,
   });
