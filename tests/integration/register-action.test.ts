@@ -120,6 +120,15 @@ describe("open registration", () => {
     expect(notice?.data.replace(/=\r\n/g, "")).toContain("sign in at https://switchboard.example.com/login");
   });
 
+  it("mails that owner at most once a day, however often their address is tried", async () => {
+    await registerUser(handle.db, { name: "Bea", email: "bea@example.com", password: "bea's own password" });
+    await register("ada@example.com");
+    await register("ada@example.com");
+    await register("bea@example.com");
+    await vi.waitFor(() => expect(sink.received.map((mail) => mail.to[0])).toContain("bea@example.com"));
+    expect(sink.received.filter((mail) => mail.to.includes("ada@example.com"))).toHaveLength(1);
+  });
+
   it("explains bad input per field, the same way for a taken address", async () => {
     const takenShort = await register("ada@example.com", "short");
     const freshShort = await register("someone-else@example.com", "short");
