@@ -30,6 +30,10 @@ export const users = pgTable(
     isSuperadmin: boolean("is_superadmin").notNull().default(false),
     activeOrganizationId: uuid("active_organization_id"),
     disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    /** Carried in every session token; raising it ends all of the user's sessions (sign-out, disable, new password). */
+    sessionVersion: integer("session_version").notNull().default(0),
+    /** When the owner was last mailed that someone tried to register their address: at most one such mail a day. */
+    registrationNoticeAt: timestamp("registration_notice_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [uniqueIndex("users_email_unique").on(sql`lower(${table.email})`)],

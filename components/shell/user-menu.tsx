@@ -1,6 +1,7 @@
 "use client";
 
-import { LogOut, Monitor, Moon, Sun } from "lucide-react";
+import { LogOut, Monitor, Moon, Sun, UserCog } from "lucide-react";
+import Link from "next/link";
 import { useTheme } from "next-themes";
 import { signOutAction } from "@/app/(app)/actions";
 import { Dropdown, DropdownItem } from "@/components/ui/dropdown";
@@ -65,6 +66,14 @@ export function UserMenu({ user, role }: { user: { name: string; email: string }
                 </label>
               ))}
             </fieldset>
+          </div>
+          <div className="border-t pt-1">
+            <Link
+              href="/settings/account"
+              className="flex w-full items-center gap-2 rounded px-2 py-1.5 text-left text-sm hover:bg-muted"
+            >
+              <UserCog className="h-4 w-4" aria-hidden /> Account
+            </Link>
           </div>
           <form action={signOutAction} className="border-t pt-1">
             <DropdownItem type="submit">

@@ -5,6 +5,9 @@ import { credentialsSchema } from "./schemas";
 import { beginSignInAttempt, formatWait, signInSucceeded } from "./sign-in-throttle";
 import { findUserByEmail, type PublicUser } from "./users";
 
+/** A user who just proved who they are, with the session version their new session will carry. */
+export type AuthenticatedUser = PublicUser & { sessionVersion: number };
+
 // A valid hash of a random password, compared when the email is unknown so both paths take as long.
 const DUMMY_HASH = "$2b$11$CwTycUXWue0Thq9StjUM0uJ8Z8e1l0Z5W1hQ5p9Y8o8e5bq5yJz6W";
 
@@ -28,7 +31,7 @@ export async function authenticate(
   db: Database,
   input: unknown,
   { address, now }: { address?: string | null; now?: Date } = {},
-): Promise<PublicUser | null> {
+): Promise<AuthenticatedUser | null> {
   const parsed = credentialsSchema.safeParse(input);
   if (!parsed.success) return null;
   const { email, password } = parsed.data;
@@ -38,5 +41,11 @@ export async function authenticate(
   const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !ok || !user.passwordHash || user.disabledAt) return null;
   await signInSucceeded(db, { email, address });
-  return { id: user.id, email: user.email, name: user.name, isSuperadmin: user.isSuperadmin };
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    isSuperadmin: user.isSuperadmin,
+    sessionVersion: user.sessionVersion,
+  };
 }

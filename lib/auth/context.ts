@@ -38,18 +38,27 @@ export class NoOrganizationError extends ForbiddenError {
 
 /**
  * The user behind a session as the database has them now: throws UnauthorizedError when they were disabled or
- * deleted since signing in, so a still-valid session cookie carries no power of its own. For actions that need a
- * signed-in user but no organization (creating a first one, say); the rest go through resolveUserContext.
+ * deleted since signing in, or (given the session's version) when their sessions were ended since, so a
+ * still-valid session cookie carries no power of its own. For actions that need a signed-in user but no
+ * organization (creating a first one, say); the rest go through resolveUserContext.
  */
 export async function requireActiveUser(
   db: Database,
   userId: string,
+  { sessionVersion }: { sessionVersion?: number } = {},
 ): Promise<{ userId: string; isSuperadmin: boolean }> {
+  // One select answers all three: the user exists, is enabled, and the session is still current.
   const [user] = userId
     ? await db
         .select({ isSuperadmin: users.isSuperadmin })
         .from(users)
-        .where(and(eq(users.id, userId), isNull(users.disabledAt)))
+        .where(
+          and(
+            eq(users.id, userId),
+            isNull(users.disabledAt),
+            sessionVersion === undefined ? undefined : eq(users.sessionVersion, sessionVersion),
+          ),
+        )
     : [];
   if (!user) throw new UnauthorizedError("Your session has ended. Sign in again.");
   return { userId, isSuperadmin: user.isSuperadmin };

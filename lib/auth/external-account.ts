@@ -16,6 +16,12 @@ async function isInvited(db: Database, email: string): Promise<boolean> {
   return row !== undefined;
 }
 
+/** The local user an external sign-in resolves to, with the session version their new session carries. */
+export interface ExternalSignIn {
+  userId: string;
+  sessionVersion: number;
+}
+
 /**
  * The local user for someone signing in through OAuth/OIDC: found by verified email, or registered. Someone
  * invited gets an account with no organization of their own (the invitation's page joins them); anyone else gets
@@ -25,11 +31,12 @@ async function isInvited(db: Database, email: string): Promise<boolean> {
 export async function userForExternalAccount(
   db: Database,
   profile: { email?: string | null; name?: string | null; provider: string },
-): Promise<string | null> {
+): Promise<ExternalSignIn | null> {
   const email = profile.email?.trim().toLowerCase();
   if (!email) return null;
   const existing = await findUserByEmail(db, email);
-  if (existing) return existing.disabledAt ? null : existing.id;
+  if (existing)
+    return existing.disabledAt ? null : { userId: existing.id, sessionVersion: existing.sessionVersion };
   const invited = await isInvited(db, email);
   if (!invited && !getEnv().ALLOW_REGISTRATION) {
     logger.info("sign-in refused", { reason: "registration closed", provider: profile.provider });
@@ -49,5 +56,6 @@ export async function userForExternalAccount(
     provider: profile.provider,
     invited,
   });
-  return user.id;
+  // A new account's sessions start at the column's default.
+  return { userId: user.id, sessionVersion: 0 };
 }

@@ -44,7 +44,9 @@ export function authProviders(): Provider[] {
       authorize: async (credentials, request) => {
         try {
           const user = await authenticate(getDb(), credentials, { address: clientAddress(request?.headers) });
-          return user ? { id: user.id, email: user.email, name: user.name } : null;
+          return user
+            ? { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion }
+            : null;
         } catch (error) {
           if (!(error instanceof SignInThrottledError)) throw error;
           throw new TooManySignInAttempts(error.retryAfterSeconds);

@@ -25,20 +25,33 @@ const newUserSchema = z.object({
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
-async function insertUser(tx: Tx, input: z.output<typeof newUserSchema>): Promise<User> {
+/** The address is taken; callers that must not reveal that (open registration) catch this one. */
+export class EmailTakenError extends ConflictError {
+  constructor() {
+    const message = "An account with this email already exists. Sign in instead.";
+    super(message, { email: [message] });
+  }
+}
+
+type NewUser = Omit<z.output<typeof newUserSchema>, "password"> & { passwordHash: string | null };
+
+/** Hashed before any query: a taken address then costs as long as a free one, and the lock is held briefly. */
+async function withPasswordHash(input: z.output<typeof newUserSchema>): Promise<NewUser> {
+  const { password, ...rest } = input;
+  return { ...rest, passwordHash: password ? await hashPassword(password) : null };
+}
+
+async function insertUser(tx: Tx, input: NewUser): Promise<User> {
   await tx.execute(sql`select pg_advisory_xact_lock(${USER_CREATION_LOCK})`);
   const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
-  if (existing) {
-    const message = "An account with this email already exists. Sign in instead.";
-    throw new ConflictError(message, { email: [message] });
-  }
+  if (existing) throw new EmailTakenError();
   const [{ value: userCount } = { value: 0 }] = await tx.select({ value: count() }).from(users);
   const [user] = await tx
     .insert(users)
     .values({
       email: input.email,
       name: input.name ?? input.email.split("@")[0] ?? input.email,
-      passwordHash: input.password ? await hashPassword(input.password) : null,
+      passwordHash: input.passwordHash,
       isSuperadmin: input.superadmin === true || userCount === 0,
     })
     .returning();
@@ -62,8 +75,9 @@ export async function registerUser(
     typeof input.organizationName === "string" && input.organizationName.trim() !== ""
       ? input.organizationName
       : `${parsed.name}'s organization`;
+  const account = await withPasswordHash(parsed);
   return db.transaction(async (tx) => {
-    const user = await insertUser(tx, parsed);
+    const user = await insertUser(tx, account);
     const organization = await createOrganization(tx, { ownerId: user.id, name: orgName });
     return { user: toPublic(user), organization };
   });
@@ -74,8 +88,8 @@ export async function createUserWithoutOrganization(
   db: Database,
   input: { email: unknown; name?: unknown; password?: unknown },
 ): Promise<PublicUser> {
-  const parsed = parseInput(newUserSchema, input);
-  return db.transaction(async (tx) => toPublic(await insertUser(tx, parsed)));
+  const account = await withPasswordHash(parseInput(newUserSchema, input));
+  return db.transaction(async (tx) => toPublic(await insertUser(tx, account)));
 }
 
 /** Creates a user in an existing organization (operator CLI and sign-in providers). */
@@ -92,8 +106,9 @@ export async function createUserInOrganization(
 ): Promise<PublicUser> {
   const parsed = parseInput(newUserSchema, input);
   const role = parseInput(roleSchema, input.role ?? "member");
+  const account = await withPasswordHash(parsed);
   return db.transaction(async (tx) => {
-    const user = await insertUser(tx, parsed);
+    const user = await insertUser(tx, account);
     await tx.insert(memberships).values({ organizationId: input.orgId, userId: user.id, role });
     await tx.update(users).set({ activeOrganizationId: input.orgId }).where(eq(users.id, user.id));
     return toPublic(user);

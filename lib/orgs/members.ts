@@ -3,11 +3,12 @@ import type { Database } from "@/db/client";
 import { mcpOAuthCredentials, memberships, type Role, users } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
-import { emailSchema } from "@/lib/auth/schemas";
-import { findUserByEmail } from "@/lib/auth/users";
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
+import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors";
 import { parseInput } from "@/lib/validation";
 import { roleSchema } from "./schemas";
+
+// Nobody is added by email directly: people join by accepting an invitation (lib/invitations), so the one who
+// invites learns nothing about whether an address has an account, and nobody joins without consenting.
 
 export interface Member {
   userId: string;
@@ -38,36 +39,6 @@ export function assertMayManage(ctx: RequestContext, ...roles: Role[]) {
   if (ctx.role !== "owner" && roles.includes("owner")) {
     throw new ForbiddenError("Only an owner can grant, change or remove the owner role.");
   }
-}
-
-/** Adds a registered user to the organization by email with a role. */
-export async function addMember(db: Database, ctx: RequestContext, input: { email: unknown; role: unknown }) {
-  requireAdmin(ctx);
-  const email = parseInput(emailSchema, input.email);
-  const role = parseInput(roleSchema, input.role);
-  assertMayManage(ctx, role);
-  const user = await findUserByEmail(db, email);
-  if (!user) {
-    const message = `No one has registered with ${email} yet. Use "Invite people" to send them a link instead.`;
-    throw new ValidationError(message, { email: [message] });
-  }
-  const inserted = await db
-    .insert(memberships)
-    .values({ organizationId: ctx.orgId, userId: user.id, role })
-    .onConflictDoNothing()
-    .returning({ userId: memberships.userId });
-  if (inserted.length === 0) {
-    const message = `${email} is already a member of this organization.`;
-    throw new ConflictError(message, { email: [message] });
-  }
-  await recordAudit(db, ctx, {
-    action: "member.add",
-    targetType: "member",
-    targetId: user.id,
-    targetName: user.email,
-    after: { role },
-  });
-  return { userId: user.id, email: user.email, name: user.name, role };
 }
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];

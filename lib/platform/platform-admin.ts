@@ -2,6 +2,7 @@ import { asc, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { memberships, organizations, users } from "@/db/schema";
 import type { RequestContext } from "@/lib/auth/context";
+import { nextSessionVersion } from "@/lib/auth/session-version";
 import { ForbiddenError, ValidationError } from "@/lib/errors";
 import { isUuid } from "@/lib/validation";
 
@@ -65,14 +66,17 @@ export async function searchUsers(db: Database, ctx: RequestContext, query: stri
   return found.map((user) => ({ ...user, memberships: rows.filter((row) => row.userId === user.id) }));
 }
 
-/** Disables a user (they are signed out at their next request and cannot sign in) or enables them again. */
+/**
+ * Disables a user (every session of theirs ends at its next request, and they cannot sign in) or enables them
+ * again; sessions from before the disabling stay ended.
+ */
 export async function setUserDisabled(db: Database, ctx: RequestContext, userId: string, disabled: boolean) {
   requireSuperadmin(ctx);
   if (!isUuid(userId)) throw new ValidationError("That user does not exist.");
   if (userId === ctx.userId) throw new ValidationError("You cannot disable your own account.");
   const [updated] = await db
     .update(users)
-    .set({ disabledAt: disabled ? new Date() : null })
+    .set(disabled ? { disabledAt: new Date(), sessionVersion: nextSessionVersion() } : { disabledAt: null })
     .where(eq(users.id, userId))
     .returning({ id: users.id });
   if (!updated) throw new ValidationError("That user does not exist.");

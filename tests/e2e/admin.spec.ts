@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { RegisterPage } from "./pages/auth-pages";
 import { IntegrationsPage } from "./pages/integrations";
+import { MembersPage } from "./pages/members";
 import { Shell } from "./pages/shell";
 
 test("the dashboard shows the calls made through REST and the chat, the audit log, and stays closed to members", async ({
@@ -18,16 +19,19 @@ test("the dashboard shows the calls made through REST and the chat, the audit lo
   await expect(page.getByTestId("page-title")).toHaveText("Dash Co");
   await new IntegrationsPage(page).addFromCatalog("everything");
 
-  // Mel registers (members are added by the email of an existing account) and joins Dash Co as a member.
+  // Mel registers, is invited to Dash Co as a member, and accepts.
   const memberContext = await browser.newContext();
   const memberPage = await memberContext.newPage();
   const memberRegister = new RegisterPage(memberPage);
   await memberRegister.goto();
   await memberRegister.register({ name: "Mel Member", email: "mel@example.com", password: "member only" });
-  await expect(memberPage.getByTestId("page-title")).toBeVisible();
-  await page.goto("/settings/members");
-  await page.getByLabel("Email").fill("mel@example.com");
-  await page.getByRole("button", { name: "Add member" }).click();
+  const members = new MembersPage(page);
+  await members.openInvite();
+  const link = await members.invite("mel@example.com", "member");
+  await memberPage.goto(link);
+  await memberPage.getByRole("button", { name: "Join Dash Co" }).click();
+  await expect(memberPage.getByTestId("page-title")).toHaveText("Dash Co");
+  await members.goto();
   await expect(page.getByTestId("member-row")).toHaveCount(2);
 
   // REST calls with an API key: two that work and one that the tool refuses.

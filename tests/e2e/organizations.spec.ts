@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { LoginPage, RegisterPage } from "./pages/auth-pages";
+import { MembersPage } from "./pages/members";
 import { Shell } from "./pages/shell";
 
 const ada = {
@@ -39,16 +40,27 @@ test.describe
     test("bad registrations explain what is wrong and keep what was typed", async ({ page }) => {
       const register = new RegisterPage(page);
       await register.goto();
-      await register.register({ ...ada, organizationName: "" });
-      await expect(register.fieldError("email")).toHaveText(/already exists/);
-      await expect(page.getByLabel("Your name")).toHaveValue(ada.name);
-
-      await register.register({ ...bob, email: "not-an-email" });
+      await register.submit({ ...bob, email: "not-an-email" });
       await expect(register.fieldError("email")).toHaveText(/valid email/);
+      await expect(page.getByLabel("Your name")).toHaveValue(bob.name);
 
-      await register.register({ ...bob, password: "short" });
+      await register.submit({ ...bob, password: "short" });
       await expect(register.fieldError("password")).toHaveText(/at least 8/);
       await expect(page).toHaveURL(/\/register/);
+    });
+
+    test("registering a taken address answers as for a new one, and signs nobody in", async ({ page }) => {
+      const register = new RegisterPage(page);
+      await register.goto();
+      await register.submit({ ...ada, password: "an intruder's password", organizationName: "" });
+      await expect(register.registered().getByRole("status")).toContainText(
+        `Done. Sign in with ${ada.email} and the password you just chose.`,
+      );
+      await page.getByLabel("Password").fill("an intruder's password");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page.getByRole("alert").filter({ hasText: /do not match/ })).toBeVisible();
+      await page.goto("/");
+      await expect(page).toHaveURL(/\/login/);
     });
 
     test("a wrong password is refused with a clear message", async ({ page }) => {
@@ -70,30 +82,44 @@ test.describe
       await expect(shell.activeOrg()).toHaveText("Ada Labs");
     });
 
-    test("an owner adds a member, and adding them twice is refused", async ({ page, browser }) => {
-      // Bob registers first: members are added by the email of an existing account.
+    test("an owner adds a member by invitation, which reads the same for any address, and inviting them again is refused", async ({
+      page,
+      browser,
+    }) => {
+      // Bob has an account already; a ghost has none. Inviting either reads the same.
       const bobContext = await browser.newContext();
       const bobPage = await bobContext.newPage();
-      const register = new RegisterPage(bobPage);
-      await register.goto();
-      await register.register(bob);
-      await expect(bobPage.getByTestId("page-title")).toBeVisible();
-      await bobContext.close();
+      await new RegisterPage(bobPage).goto();
+      await new RegisterPage(bobPage).register(bob);
 
       await new LoginPage(page).login(ada.email, ada.password);
-      await page.goto("/settings/members");
-      await page.getByLabel("Email").fill("ghost@example.com");
-      await page.getByRole("button", { name: "Add member" }).click();
-      await expect(page.getByTestId("member-email-error")).toHaveText(/No one has registered/);
+      const members = new MembersPage(page);
+      await members.openInvite();
+      await members.invite("ghost@example.com", "member");
+      await expect(page.getByRole("status").filter({ hasText: "shown only once" })).toContainText(
+        "Invitation created for ghost@example.com as member.",
+      );
+      await members.openInvite();
+      const link = await members.invite(bob.email, "member");
+      await expect(page.getByRole("status").filter({ hasText: "shown only once" })).toContainText(
+        `Invitation created for ${bob.email} as member.`,
+      );
+      // Nobody joins without accepting.
+      await members.goto();
+      await expect(page.getByTestId("member-row")).toHaveCount(1);
+      await expect(members.pendingInvitation(bob.email)).toHaveCount(1);
 
-      await page.getByLabel("Email").fill(bob.email);
-      await page.getByRole("button", { name: "Add member" }).click();
-      await expect(page.getByRole("status")).toHaveText(/bob@example.com was added as member/);
+      await bobPage.goto(link);
+      await bobPage.getByRole("button", { name: "Join Ada Labs" }).click();
+      await expect(bobPage.getByTestId("page-title")).toHaveText("Ada Labs");
+      await bobContext.close();
+
+      await members.goto();
       await expect(page.getByTestId("member-row")).toHaveCount(2);
-
+      await members.openInvite();
       await page.getByLabel("Email").fill(bob.email);
-      await page.getByRole("button", { name: "Add member" }).click();
-      await expect(page.getByTestId("member-email-error")).toHaveText(/already a member/);
+      await page.getByRole("button", { name: "Create invitation" }).click();
+      await expect(page.getByTestId("invite-email-error")).toHaveText(/already a member/);
     });
 
     test("the member sees the organization but none of the admin controls", async ({ page }) => {
@@ -103,7 +129,7 @@ test.describe
       await expect(page.getByText("you are a member")).toBeVisible();
       await page.goto("/settings/members");
       await expect(page.getByTestId("member-row")).toHaveCount(2);
-      await expect(page.getByRole("button", { name: "Add member" })).toHaveCount(0);
+      await expect(page.getByRole("link", { name: "Invite people" })).toHaveCount(0);
       await expect(page.getByRole("button", { name: "Remove" })).toHaveCount(0);
       // Bob's own organization is not Ada's to see.
       await page.getByTestId("org-switcher").first().click();
@@ -150,10 +176,40 @@ test.describe
       await expect(drawer).toBeHidden();
     });
 
-    test("signing out ends the session", async ({ page }) => {
+    test("signing out in one browser ends the session in every other one", async ({ page, browser }) => {
       await new LoginPage(page).login(ada.email, ada.password);
+      const otherContext = await browser.newContext();
+      const other = await otherContext.newPage();
+      await new LoginPage(other).login(ada.email, ada.password);
+
       await new Shell(page).signOut();
       await page.goto("/");
       await expect(page).toHaveURL(/\/login/);
+      await other.goto("/settings/members");
+      await expect(other).toHaveURL(/\/login/);
+      await otherContext.close();
+    });
+
+    test("a new password signs out every other browser, and this one stays signed in with it", async ({
+      page,
+      browser,
+    }) => {
+      const otherContext = await browser.newContext();
+      const other = await otherContext.newPage();
+      await new LoginPage(other).login(ada.email, ada.password);
+
+      await new LoginPage(page).login(ada.email, ada.password);
+      await page.goto("/settings/account");
+      await page.getByLabel("Current password").fill(ada.password);
+      await page.getByLabel("New password").fill("a brand new engine");
+      await page.getByRole("button", { name: "Change password" }).click();
+      await expect(page.getByRole("status").filter({ hasText: "password was changed" })).toBeVisible();
+
+      await other.goto("/");
+      await expect(other).toHaveURL(/\/login/);
+      await otherContext.close();
+      // This browser signed in again with the new password as it was set.
+      await page.goto("/");
+      await expect(page.getByTestId("page-title")).toHaveText("Ada Labs");
     });
   });

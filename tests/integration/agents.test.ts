@@ -16,9 +16,8 @@ import { createConversation, getConversation } from "@/lib/chat/conversations";
 import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration, deleteIntegration } from "@/lib/mcp/integrations-service";
-import { addMember } from "@/lib/orgs/members";
 import { appErrorOf } from "./app-error";
-import { registerOwners } from "./org-users";
+import { joinByInvitation, registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -38,7 +37,7 @@ beforeAll(async () => {
     email: "mia@example.com",
     password: "password mia",
   });
-  await addMember(handle.db, owner, { email: "mia@example.com", role: "member" });
+  await joinByInvitation(handle.db, owner, { email: "mia@example.com", role: "member" });
   member = await resolveUserContext(handle.db, { userId: m.user.id, preferredOrgId: owner.orgId });
   integrationId = (await createIntegration(handle.db, owner, { source: "catalog", catalogKey: "memory" })).id;
   otherIntegrationId = (

@@ -4,10 +4,9 @@ import { registerUser } from "@/lib/auth/users";
 import { createCapability, getCapability } from "@/lib/capabilities/store";
 import { testRunCapability } from "@/lib/capabilities/test-run";
 import { createKnowledgeNode } from "@/lib/knowledge/nodes";
-import { addMember } from "@/lib/orgs/members";
 import { invokeTool } from "@/lib/tools/catalog";
 import { appErrorOf } from "./app-error";
-import { registerOwners } from "./org-users";
+import { joinByInvitation, registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
 import { usageRecordsOf } from "./usage-records";
 
@@ -39,7 +38,7 @@ beforeAll(async () => {
     email: "mo@example.com",
     password: "password mo",
   });
-  await addMember(handle.db, a, { email: "mo@example.com", role: "member" });
+  await joinByInvitation(handle.db, a, { email: "mo@example.com", role: "member" });
   member = await resolveUserContext(handle.db, { userId: user.id, preferredOrgId: a.orgId });
   storedId = (await createCapability(handle.db, a, STORED)).id;
   await createKnowledgeNode(handle.db, a, { name: "router-1", content: "Edge router in Frankfurt." });

@@ -12,7 +12,7 @@ import {
   saveMessages,
 } from "@/lib/chat/conversations";
 import type { AppError } from "@/lib/errors";
-import { addMember } from "@/lib/orgs/members";
+import { joinByInvitation } from "./org-users";
 import { createTestDatabase } from "./test-db";
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -26,7 +26,7 @@ beforeAll(async () => {
   const ub = await registerUser(handle.db, { name: "B", email: "b@example.com", password: "password b" });
   a = await resolveUserContext(handle.db, { userId: ua.user.id });
   b = await resolveUserContext(handle.db, { userId: ub.user.id });
-  await addMember(handle.db, a, { email: "t@example.com", role: "member" });
+  await joinByInvitation(handle.db, a, { email: "t@example.com", role: "member" });
   teammate = await resolveUserContext(handle.db, { userId: ut.user.id, preferredOrgId: a.orgId });
 });
 afterAll(() => handle?.close());

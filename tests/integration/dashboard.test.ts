@@ -5,10 +5,9 @@ import { listAuditEvents } from "@/lib/audit/list-audit";
 import { resolveUserContext, type UserContext } from "@/lib/auth/context";
 import { registerUser } from "@/lib/auth/users";
 import type { AppError } from "@/lib/errors";
-import { addMember } from "@/lib/orgs/members";
 import { adminOrganization } from "@/lib/usage/admin-scope";
 import { dashboardData, rangeOf } from "@/lib/usage/dashboard";
-import { registerOwners } from "./org-users";
+import { joinByInvitation, registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -27,7 +26,7 @@ beforeAll(async () => {
     email: "zed@example.com",
     password: "password zed",
   });
-  await addMember(handle.db, a, { email: "zed@example.com", role: "member" });
+  await joinByInvitation(handle.db, a, { email: "zed@example.com", role: "member" });
   member = await resolveUserContext(handle.db, { userId: m.user.id, preferredOrgId: a.orgId });
   keyId = (await createApiKey(handle.db, a, { name: "Reports" })).apiKey.id;
   const row = (

@@ -25,9 +25,10 @@ const membershipsOf = (userId: string) =>
 
 describe("signing in through GitHub or OpenID Connect", () => {
   it("matches an existing account by email, whatever the letter case", async () => {
-    expect(await userForExternalAccount(handle.db, { email: "OLGA@example.com", provider: "oidc" })).toBe(
-      owner.userId,
-    );
+    expect(await userForExternalAccount(handle.db, { email: "OLGA@example.com", provider: "oidc" })).toEqual({
+      userId: owner.userId,
+      sessionVersion: 0,
+    });
   });
 
   it("refuses a stranger while registration is closed, and creates nothing", async () => {
@@ -39,15 +40,16 @@ describe("signing in through GitHub or OpenID Connect", () => {
 
   it("lets an invited person in with no organization of their own, to join through the invitation", async () => {
     const { token } = await createInvitation(handle.db, owner, { email: "ivy@example.com", role: "admin" });
-    const userId = await userForExternalAccount(handle.db, {
+    const signedIn = await userForExternalAccount(handle.db, {
       email: "ivy@example.com",
       name: "Ivy",
       provider: "oidc",
     });
-    expect(userId).toEqual(expect.any(String));
-    expect(await membershipsOf(userId as string)).toEqual([]);
-    await acceptInvitation(handle.db, { token, userId: userId as string });
-    expect(await membershipsOf(userId as string)).toEqual([
+    expect(signedIn).toEqual({ userId: expect.any(String), sessionVersion: 0 });
+    const userId = signedIn?.userId ?? "";
+    expect(await membershipsOf(userId)).toEqual([]);
+    await acceptInvitation(handle.db, { token, userId });
+    expect(await membershipsOf(userId)).toEqual([
       expect.objectContaining({ organizationId: owner.orgId, role: "admin" }),
     ]);
   });

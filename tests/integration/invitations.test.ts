@@ -12,10 +12,9 @@ import { findInvitationByToken } from "@/lib/invitations/find-invitation";
 import type { MailSettings } from "@/lib/invitations/invitation-mail";
 import { listPendingInvitations, revokeInvitation } from "@/lib/invitations/invitations";
 import { inviteMember } from "@/lib/invitations/invite-member";
-import { addMember } from "@/lib/orgs/members";
 import { startSmtpSink } from "../fixtures/smtp/smtp-sink";
 import { appErrorOf } from "./app-error";
-import { registerOwners } from "./org-users";
+import { joinByInvitation, registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -33,7 +32,7 @@ let mia: UserContext; // member in Olivia's organization
 
 async function joinOlivia(ctx: UserContext, role: "admin" | "member") {
   const [user] = await db().select({ email: users.email }).from(users).where(eq(users.id, ctx.userId));
-  await addMember(db(), olivia, { email: user?.email, role });
+  await joinByInvitation(db(), olivia, { email: user?.email ?? "", role });
   return resolveUserContext(db(), { userId: ctx.userId, preferredOrgId: olivia.orgId });
 }
 
@@ -281,10 +280,12 @@ describe("accepting through the link", () => {
   });
 
   it("tells a member they are in already, changes nothing and leaves the link unused", async () => {
-    // Invited while not yet a member, then added by hand before opening the link.
+    // Invited while not yet a member, then a member some other way (written straight in here) before opening it.
     const leo = await register("Leo");
     const { token } = await invite(olivia, emailOf("Leo"), "admin");
-    await addMember(db(), olivia, { email: emailOf("Leo"), role: "member" });
+    await db()
+      .insert(memberships)
+      .values({ organizationId: olivia.orgId, userId: leo.userId, role: "member" });
     const error = await appErrorOf(acceptInvitation(db(), { token, userId: leo.userId }));
     expect(error.code).toBe("conflict:resource");
     expect(error.message).toBe("You are already a member of Olivia's organization.");

@@ -26,10 +26,10 @@ import { isRevocation, refreshGrant } from "@/lib/mcp/oauth/refresh-grant";
 import { storedTokenVault } from "@/lib/mcp/oauth/stored-credentials";
 import { OAuthTokenSource } from "@/lib/mcp/oauth/token-source";
 import { findIntegrationForOrg } from "@/lib/mcp/repository";
-import { addMember, removeMember } from "@/lib/orgs/members";
+import { removeMember } from "@/lib/orgs/members";
 import { type OAuthMcpServer, startOAuthMcpServer } from "../fixtures/mcp/oauth-server";
 import { appErrorOf } from "./app-error";
-import { registerOwners } from "./org-users";
+import { joinByInvitation, registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
 
 const REDIRECT = "http://localhost:3000/api/oauth/callback";
@@ -50,7 +50,7 @@ beforeAll(async () => {
     email: "mel@example.com",
     password: "password mel",
   });
-  await addMember(handle.db, owner, { email: "mel@example.com", role: "member" });
+  await joinByInvitation(handle.db, owner, { email: "mel@example.com", role: "member" });
   member = await resolveUserContext(handle.db, { userId: m.user.id, preferredOrgId: owner.orgId });
 }, 60_000);
 afterAll(async () => {

@@ -1,6 +1,10 @@
+import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { resolveUserContext, type UserContext } from "@/lib/auth/context";
+import { type Role, users } from "@/db/schema";
+import { type RequestContext, resolveUserContext, type UserContext } from "@/lib/auth/context";
 import { registerUser } from "@/lib/auth/users";
+import { acceptInvitation } from "@/lib/invitations/accept-invitation";
+import { createInvitation } from "@/lib/invitations/invitations";
 
 /** Registers one user per name, each in an organization of their own, and returns their request contexts. */
 export async function registerOwners(db: Database, ...names: string[]): Promise<UserContext[]> {
@@ -15,4 +19,20 @@ export async function registerOwners(db: Database, ...names: string[]): Promise<
     contexts.push(await resolveUserContext(db, { userId: user.id }));
   }
   return contexts;
+}
+
+/**
+ * Brings a registered user into the context's organization the one way the app allows: invited by an owner or
+ * admin, and accepting. Joining makes the organization the user's active one.
+ */
+export async function joinByInvitation(
+  db: Database,
+  ctx: RequestContext,
+  input: { email: string; role: Role },
+): Promise<{ userId: string; email: string; role: Role }> {
+  const { token } = await createInvitation(db, ctx, input);
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, input.email));
+  if (!user) throw new Error(`${input.email} has no account`);
+  const joined = await acceptInvitation(db, { token, userId: user.id });
+  return { userId: joined.userId, email: input.email, role: joined.role };
 }

@@ -16,11 +16,11 @@ import {
   testIntegration,
   updateIntegration,
 } from "@/lib/mcp/integrations-service";
-import { addMember, changeMemberRole, removeMember } from "@/lib/orgs/members";
+import { changeMemberRole, removeMember } from "@/lib/orgs/members";
 import { setRecordToolPayloads } from "@/lib/orgs/organizations";
 import { invokeTool } from "@/lib/tools/catalog";
 import { connectGateway, useDatabase } from "./gateway-client";
-import { registerOwners } from "./org-users";
+import { joinByInvitation, registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -160,7 +160,7 @@ describe("audit log", () => {
     });
     await deleteCapability(handle.db, a, capability.id);
     await registerUser(handle.db, { name: "Wes", email: "wes@example.com", password: "password wes" });
-    const member = await addMember(handle.db, a, { email: "wes@example.com", role: "member" });
+    const member = await joinByInvitation(handle.db, a, { email: "wes@example.com", role: "member" });
     await changeMemberRole(handle.db, a, { userId: member.userId, role: "admin" });
     await removeMember(handle.db, a, { userId: member.userId });
 
@@ -176,7 +176,8 @@ describe("audit log", () => {
       "agent.update",
       "capability.create",
       "capability.delete",
-      "member.add",
+      "invitation.create",
+      "invitation.accept",
       "member.role",
       "member.remove",
     ])

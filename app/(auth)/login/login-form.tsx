@@ -8,7 +8,16 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { loginAction } from "../actions";
 
-export function LoginForm({ callbackUrl, providerError }: { callbackUrl?: string; providerError?: string }) {
+export function LoginForm({
+  callbackUrl,
+  providerError,
+  email,
+}: {
+  callbackUrl?: string;
+  providerError?: string;
+  /** The address to sign in with, when known already (right after registering). */
+  email?: string;
+}) {
   const [state, action] = useActionState<FormState, FormData>(loginAction, {});
   const error = state.error ?? providerError;
   return (
@@ -22,7 +31,7 @@ export function LoginForm({ callbackUrl, providerError }: { callbackUrl?: string
           type="email"
           autoComplete="email"
           required
-          defaultValue={state.values?.email}
+          defaultValue={state.values?.email ?? email}
         />
       </Field>
       <Field id="password" label="Password">

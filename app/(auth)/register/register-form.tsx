@@ -9,9 +9,10 @@ import { Input } from "@/components/ui/input";
 import { PASSWORD_MIN_LENGTH } from "@/lib/auth/schemas";
 import { registerAction } from "../actions";
 import { registerWithInvitationAction } from "../invite/[token]/actions";
+import { LoginForm } from "../login/login-form";
 
 /**
- * Creates an account. With an invitation, the address is the invited one (shown, not editable) and the account
+ * Creates an account, then offers to sign in with it. With an invitation, the address is the invited one (shown, not editable) and the account
  * joins the inviting organization instead of getting one of its own.
  */
 export function RegisterForm({ invitation }: { invitation?: { token: string; email: string } } = {}) {
@@ -21,6 +22,15 @@ export function RegisterForm({ invitation }: { invitation?: { token: string; ema
   );
   const fieldError = (name: string) => state.fields?.[name]?.[0];
   const hasFieldErrors = Object.keys(state.fields ?? {}).length > 0;
+  // Registered (or the address was taken: the answer is the same): signing in is the next step, right here.
+  if (state.success && !invitation) {
+    return (
+      <div className="grid gap-4" data-testid="registered">
+        <Alert tone="success">{state.success}</Alert>
+        <LoginForm email={state.values?.email} />
+      </div>
+    );
+  }
   return (
     <form action={action} className="grid gap-4" noValidate>
       {state.error && !hasFieldErrors ? <Alert>{state.error}</Alert> : null}

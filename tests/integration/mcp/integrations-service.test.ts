@@ -18,8 +18,8 @@ import {
   updateIntegration,
 } from "@/lib/mcp/integrations-service";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
-import { addMember } from "@/lib/orgs/members";
 import { type RunningFixture, startFixture } from "../../fixtures/mcp/start-fixture";
+import { joinByInvitation } from "../org-users";
 import { createTestDatabase } from "../test-db";
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -36,7 +36,7 @@ beforeAll(async () => {
   const b = await registerUser(handle.db, { name: "B", email: "b@example.com", password: "password b" });
   ownerA = await resolveUserContext(handle.db, { userId: a.user.id });
   ownerB = await resolveUserContext(handle.db, { userId: b.user.id });
-  await addMember(handle.db, ownerA, { email: "m@example.com", role: "member" });
+  await joinByInvitation(handle.db, ownerA, { email: "m@example.com", role: "member" });
   memberA = await resolveUserContext(handle.db, { userId: m.user.id, preferredOrgId: ownerA.orgId });
 });
 afterAll(async () => {

@@ -1,27 +1,19 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
 import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { toActionError } from "@/lib/errors";
+import { formArg, invalidActionArgs } from "@/lib/http/action-args";
 import { appOrigin } from "@/lib/http/app-origin";
 import type { MailOutcome } from "@/lib/invitations/invitation-mail";
 import { revokeInvitation } from "@/lib/invitations/invitations";
 import { inviteMember } from "@/lib/invitations/invite-member";
-import { addMember, changeMemberRole, removeMember } from "@/lib/orgs/members";
+import { changeMemberRole, removeMember } from "@/lib/orgs/members";
 
-export async function addMemberAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const values = { email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "member") };
-  try {
-    const ctx = await requireApiContext();
-    const member = await addMember(getDb(), ctx, values);
-    revalidatePath("/settings/members");
-    return { success: `${member.email} was added as ${member.role}.` };
-  } catch (error) {
-    return { ...toActionError(error, { action: "addMember" }), values };
-  }
-}
+const formInput = z.object({ form: formArg });
 
 export async function changeRoleAction(userId: string, role: string): Promise<FormState> {
   try {
@@ -51,9 +43,12 @@ export async function createInvitationAction(
   _prev: InvitationFormState,
   form: FormData,
 ): Promise<InvitationFormState> {
+  const invalid = invalidActionArgs(formInput, { form });
+  if (invalid) return invalid;
   const values = { email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "member") };
   try {
     const ctx = await requireApiContext();
+    // The same answer whether or not the address has an account: the invitee accepts, or not.
     const { link, invitation, mail } = await inviteMember(getDb(), ctx, values, {
       origin: await appOrigin(),
     });

@@ -3,13 +3,12 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
-import { Card, CardDescription, CardTitle } from "@/components/ui/card";
+import { Card } from "@/components/ui/card";
 import { getDb } from "@/db/client";
 import { isAdminRole } from "@/lib/auth/context";
 import { requirePageContext } from "@/lib/auth/request-context";
 import { listPendingInvitations } from "@/lib/invitations/invitations";
 import { listMembers } from "@/lib/orgs/members";
-import { AddMemberForm } from "./add-member-form";
 import { MemberActions } from "./member-actions";
 import { PendingInvitations } from "./pending-invitations";
 
@@ -29,7 +28,10 @@ export default async function MembersPage() {
           <h1 className="text-2xl font-semibold">Members</h1>
           <p className="mt-1 text-sm text-muted-foreground">
             Owners and admins manage integrations and members; members use what the organization has
-            connected.
+            connected.{" "}
+            {canManage
+              ? "To add someone, with or without a Switchboard account, invite them: they join when they accept."
+              : null}
           </p>
         </div>
         {canManage ? (
@@ -38,19 +40,6 @@ export default async function MembersPage() {
           </Link>
         ) : null}
       </div>
-      {canManage ? (
-        <Card>
-          <CardTitle>Add a member</CardTitle>
-          <CardDescription>
-            They need a Switchboard account with this email. No account yet?{" "}
-            <Link href="/settings/members/invite" className="font-medium text-primary hover:underline">
-              Invite them
-            </Link>{" "}
-            with a link instead.
-          </CardDescription>
-          <AddMemberForm canGrantOwner={ctx.role === "owner"} />
-        </Card>
-      ) : null}
       <Card className="p-0">
         <ul className="divide-y" aria-label="Members" data-testid="member-list">
           {members.map((member) => (

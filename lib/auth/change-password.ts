@@ -1,0 +1,44 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "@/db/client";
+import { users } from "@/db/schema";
+import { UnauthorizedError, ValidationError } from "@/lib/errors";
+import { parseInput } from "@/lib/validation";
+import { authenticate } from "./authenticate";
+import { hashPassword } from "./password";
+import { passwordSchema } from "./schemas";
+import { nextSessionVersion } from "./session-version";
+
+const changePasswordSchema = z.object({
+  currentPassword: z.string({ error: "Enter your current password." }).min(1, "Enter your current password."),
+  newPassword: passwordSchema,
+});
+
+/**
+ * Replaces a signed-in user's password after checking the current one, and ends every session of theirs (this
+ * device's too: it signs in again with the new password). Returns the address to sign in with.
+ */
+export async function changePassword(
+  db: Database,
+  input: { userId: string; currentPassword: unknown; newPassword: unknown },
+  { address }: { address?: string | null } = {},
+): Promise<{ email: string }> {
+  const { currentPassword, newPassword } = parseInput(changePasswordSchema, input);
+  const [user] = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.id, input.userId), isNull(users.disabledAt)));
+  if (!user) throw new UnauthorizedError("Your session has ended. Sign in again.");
+  // Checked as a sign-in is, throttle included, so a borrowed session cannot guess the password here.
+  const verified = await authenticate(db, { email: user.email, password: currentPassword }, { address });
+  if (verified?.id !== input.userId) {
+    const message = "That is not your current password.";
+    throw new ValidationError(message, { currentPassword: [message] });
+  }
+  const passwordHash = await hashPassword(newPassword);
+  await db
+    .update(users)
+    .set({ passwordHash, sessionVersion: nextSessionVersion() })
+    .where(eq(users.id, input.userId));
+  return { email: user.email };
+}
