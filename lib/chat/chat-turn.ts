@@ -59,8 +59,10 @@ export async function chatTurn(
       await saveMessages(db, conversation, failure ? withTurnError(finished, failure) : finished);
     },
     onError: (error) => {
-      failure = describeModelError(error, { name, baseURL });
-      return failure;
+      const described = describeModelError(error, { name, baseURL });
+      // The first failure is the cause; later ones are what it left behind (no output, for instance).
+      failure ??= described;
+      return described;
     },
   });
 }

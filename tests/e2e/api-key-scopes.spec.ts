@@ -57,7 +57,7 @@ test("an admin makes an expiring read-only knowledge key and a key for one integ
   await page.reload();
   const echo = page.getByTestId("api-key-row").filter({ hasText: "Echo only" });
   await expect(echo.getByTestId("api-key-scope")).toHaveText(
-    "Integration Everything (reference server) · all capabilities · no built-in tools",
+    "Integration Everything · all capabilities · no built-in tools",
   );
   await expect(echo.getByTestId("api-key-expiry")).toHaveText(/^Expires in (7|8) days$/);
   const names = await toolNames(page, scoped);
