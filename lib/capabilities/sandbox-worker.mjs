@@ -84,6 +84,8 @@ async function run({ code, argsJson, limits }) {
   runtime.setMaxStackSize(limits.stackBytes);
   runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
   const vm = runtime.newContext();
+  // Promises of tool calls still unanswered when the run ends: freed before the runtime, which cannot free them.
+  const unanswered = new Set();
   let timer;
   try {
     vm.newFunction("__log", (levelHandle, textHandle) => {
@@ -98,6 +100,7 @@ async function run({ code, argsJson, limits }) {
       const name = vm.getString(nameHandle);
       const toolArgs = vm.getString(argsHandle);
       const deferred = vm.newPromise();
+      unanswered.add(deferred);
       toolCalls++;
       const argsBytes = Buffer.byteLength(toolArgs);
       const call =
@@ -115,6 +118,7 @@ async function run({ code, argsJson, limits }) {
         },
       );
       deferred.settled.then(() => {
+        unanswered.delete(deferred);
         if (runtime.alive) runtime.executePendingJobs();
       });
       return deferred.handle;
@@ -168,13 +172,20 @@ async function run({ code, argsJson, limits }) {
   } finally {
     clearTimeout(timer);
     pendingCalls.clear();
+    for (const deferred of unanswered) if (deferred.alive) deferred.dispose();
+    unanswered.clear();
     // A run cut short can leave handles alive inside QuickJS; freeing the whole runtime reclaims them all.
+    // If freeing fails, the engine is in no state to run anything more: this thread is not reused.
     try {
       if (vm.alive) vm.dispose();
-    } catch {}
+    } catch {
+      broken = true;
+    }
     try {
       if (runtime.alive) runtime.dispose();
-    } catch {}
+    } catch {
+      broken = true;
+    }
   }
 }
 

@@ -46,6 +46,11 @@ describe("capability sandbox: cancellation and the process-wide limit", () => {
     });
     expect(result).toMatchObject({ ok: true, value: "returned early" });
     expect(ended?.aborted).toBe(true);
+    // The unanswered call left nothing behind that breaks the threads that run next.
+    for (let i = 0; i < 3; i++)
+      expect(
+        await runCapability({ code: "return 2;", args: {}, limits, callTool: async () => null }),
+      ).toMatchObject({ ok: true, value: 2 });
   });
 
   it("runs no more capabilities at once than CAPABILITY_MAX_CONCURRENT_RUNS; the rest wait their turn", async () => {
