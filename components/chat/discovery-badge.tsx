@@ -1,10 +1,9 @@
 import Link from "next/link";
 import type { ConversationDiscovery } from "@/db/schema";
 import { cn } from "@/lib/cn";
+import { plural } from "@/lib/plural";
 
 type Entry = ConversationDiscovery["integrations"][number];
-
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 const tones = {
   ok: "border-success/40 bg-success/10 text-success",

@@ -20,6 +20,7 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import type { CatalogCredential } from "@/lib/mcp/catalog";
 import type { ConnectionTestResult, IntegrationView } from "@/lib/mcp/integrations-service";
+import { plural } from "@/lib/plural";
 import { CapabilityList } from "./capability-list";
 import { CustomServerFields } from "./custom-server-fields";
 import { OAuthConnection, type OAuthOutcome } from "./oauth-connection";
@@ -145,8 +146,9 @@ export function IntegrationDetail({
         test.ok ? (
           <Alert tone="success">
             <span data-testid="test-result">
-              Connected in {test.latencyMs} ms: {test.capabilities.tools.length} tools,{" "}
-              {test.capabilities.resources.length} resources, {test.capabilities.prompts.length} prompts.
+              Connected in {test.latencyMs} ms: {plural(test.capabilities.tools.length, "tool")},{" "}
+              {plural(test.capabilities.resources.length, "resource")},{" "}
+              {plural(test.capabilities.prompts.length, "prompt")}.
             </span>
           </Alert>
         ) : (

@@ -14,6 +14,7 @@ import { requirePageContext } from "@/lib/auth/request-context";
 import { cn } from "@/lib/cn";
 import { ForbiddenError } from "@/lib/errors";
 import { recentHealthByIntegration } from "@/lib/health/health-round";
+import { plural } from "@/lib/plural";
 import { adminOrganization, listAllOrganizations } from "@/lib/usage/admin-scope";
 import { dashboardData, RANGES, rangeOf } from "@/lib/usage/dashboard";
 
@@ -235,7 +236,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
             caption="Calls of the organization's capabilities"
             rows={data.capabilities}
             rowKey={(row) => row.capabilityId ?? row.tool}
-            empty={`No capability calls in this range (${data.capabilityCount} capabilities).`}
+            empty={`No capability calls in this range (${plural(data.capabilityCount, "capability", "capabilities")}).`}
             columns={[
               { label: "Capability", cell: (row) => <code className="text-xs">{row.tool}</code> },
               { label: "Calls", cell: (row) => row.calls, numeric: true },

@@ -12,6 +12,7 @@ import { isAdminRole } from "@/lib/auth/context";
 import { requirePageContext } from "@/lib/auth/request-context";
 import { recentHealthByIntegration } from "@/lib/health/health-round";
 import { listIntegrations } from "@/lib/mcp/integrations-service";
+import { plural } from "@/lib/plural";
 
 export const metadata: Metadata = { title: "Integrations" };
 
@@ -74,7 +75,7 @@ export default async function IntegrationsPage({
                       {integration.transport === "stdio" ? integration.command : integration.url} ·{" "}
                       {integration.transport}
                       {integration.counts
-                        ? ` · ${integration.counts.tools} tools, ${integration.counts.resources} resources, ${integration.counts.prompts} prompts`
+                        ? ` · ${plural(integration.counts.tools, "tool")}, ${plural(integration.counts.resources, "resource")}, ${plural(integration.counts.prompts, "prompt")}`
                         : ""}
                     </p>
                     {integration.status === "failing" && integration.lastError ? (

@@ -1,4 +1,5 @@
 import { listIntegrations } from "@/lib/mcp/integrations-service";
+import { plural } from "@/lib/plural";
 import { type CliCommand, requireOption } from "../command";
 import { operatorContext } from "../operator-context";
 
@@ -12,7 +13,7 @@ export const integrationList: CliCommand = {
     const integrations = await listIntegrations(db, ctx);
     const lines = integrations.map((i) => {
       const counts = i.counts
-        ? ` ${i.counts.tools} tools, ${i.counts.resources} resources, ${i.counts.prompts} prompts`
+        ? ` ${plural(i.counts.tools, "tool")}, ${plural(i.counts.resources, "resource")}, ${plural(i.counts.prompts, "prompt")}`
         : "";
       return `${i.slug}\t${i.name}\t${i.transport}\t${i.status}${counts}${i.lastError ? `\t${i.lastError}` : ""}`;
     });

@@ -9,6 +9,7 @@ import { requirePageContext } from "@/lib/auth/request-context";
 import { capabilityToolName } from "@/lib/capabilities/names";
 import { getCapability } from "@/lib/capabilities/store";
 import { NotFoundError } from "@/lib/errors";
+import { plural } from "@/lib/plural";
 
 export const metadata: Metadata = { title: "Capability" };
 
@@ -35,7 +36,7 @@ export default async function CapabilityPage({ params }: { params: Promise<{ id:
         ) : null}
       </div>
       <p className="text-sm text-muted-foreground">
-        {row.usageCount} calls, {row.successCount} succeeded
+        {plural(row.usageCount, "call")}, {row.successCount} succeeded
         {row.usageCount ? `, ${Math.round(row.totalLatencyMs / row.usageCount)} ms on average` : ""}.
       </p>
       <CapabilityForm
