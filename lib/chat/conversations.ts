@@ -1,21 +1,101 @@
 import type { UIMessage } from "ai";
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/db/client";
-import { type Conversation, type ConversationDiscovery, chatMessages, conversations } from "@/db/schema";
+import {
+  agents,
+  type Conversation,
+  type ConversationDiscovery,
+  chatMessages,
+  conversations,
+} from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { isUuid, parseInput } from "@/lib/validation";
 
-/** The user's conversations in the active organization, newest first. */
-export function listConversations(db: Database, ctx: UserContext): Promise<Conversation[]> {
+/** A row of the conversation list. */
+export interface ConversationListItem {
+  id: string;
+  title: string;
+  agentName: string | null;
+  updatedAt: Date;
+}
+
+const hasMessages = sql`exists (select 1 from ${chatMessages} where ${chatMessages.conversationId} = ${conversations.id})`;
+
+// In LIKE patterns, % and _ are wildcards and backslash escapes: what the user typed is matched literally.
+const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/**
+ * The user's conversations in the active organization that hold at least one message, newest first, with their
+ * agent's name; `search` keeps those whose title contains it (any case).
+ */
+export function listConversations(
+  db: Database,
+  ctx: UserContext,
+  { search }: { search?: string } = {},
+): Promise<ConversationListItem[]> {
+  const term = search?.trim();
   return db
-    .select()
+    .select({
+      id: conversations.id,
+      title: conversations.title,
+      agentName: agents.name,
+      updatedAt: conversations.updatedAt,
+    })
     .from(conversations)
-    .where(and(eq(conversations.organizationId, ctx.orgId), eq(conversations.userId, ctx.userId)))
+    .leftJoin(agents, eq(agents.id, conversations.agentId))
+    .where(
+      and(
+        eq(conversations.organizationId, ctx.orgId),
+        eq(conversations.userId, ctx.userId),
+        hasMessages,
+        term ? ilike(conversations.title, `%${likeEscaped(term)}%`) : undefined,
+      ),
+    )
     .orderBy(desc(conversations.updatedAt))
     .limit(100);
+}
+
+/**
+ * A conversation to start with the agent: the user's conversation with that agent that never got a message,
+ * set back to new, if there is one; so "New conversation" clicked again and again stores one empty
+ * conversation at most.
+ */
+export async function startConversation(
+  db: Database,
+  ctx: UserContext,
+  agentId: string,
+): Promise<Conversation> {
+  const [empty] = await db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(
+      and(
+        eq(conversations.organizationId, ctx.orgId),
+        eq(conversations.userId, ctx.userId),
+        eq(conversations.agentId, agentId),
+        sql`not ${hasMessages}`,
+      ),
+    )
+    .orderBy(desc(conversations.createdAt))
+    .limit(1);
+  if (!empty) return createConversation(db, ctx, agentId);
+  const [row] = await db
+    .update(conversations)
+    .set({
+      title: "New conversation",
+      discovery: null,
+      disabledIntegrationIds: [],
+      disabledTools: [],
+      approvedTools: [],
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    })
+    .where(eq(conversations.id, empty.id))
+    .returning();
+  return row ?? createConversation(db, ctx, agentId);
 }
 
 /** One conversation of the user in the active organization; anyone else's is not found. */

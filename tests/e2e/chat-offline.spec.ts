@@ -82,3 +82,50 @@ test("offline chat: discovery at start, /call runs a real MCP tool, and the conv
   await expect(imageCall.getByRole("img", { name: "Tool result" })).toBeVisible();
   await expect(page.getByTestId("message-assistant").last()).toContainText("[image: image/png");
 });
+
+test("the conversation list: no empty conversations, grouped by day with the agent, searchable by title", async ({
+  page,
+}) => {
+  const register = new RegisterPage(page);
+  await register.goto();
+  await register.register({
+    name: "Lia List",
+    email: "lia@example.com",
+    password: "listing away",
+    organizationName: "List Co",
+  });
+  await page.goto("/chat");
+  await page.getByRole("button", { name: "New conversation" }).click();
+  await expect(page).toHaveURL(/\/chat\/[0-9a-f-]+$/);
+  const first = page.url();
+  // Left without a message: nothing to list, and starting again reuses it.
+  await page.goto("/chat");
+  await expect(page.getByText("No conversations yet. Start one.")).toBeVisible();
+  await page.getByRole("button", { name: "New conversation" }).click();
+  await expect(page).toHaveURL(first);
+
+  const input = page.getByLabel("Message", { exact: true });
+  await input.fill("Routers in Frankfurt");
+  await input.press("Enter");
+  await expect(page.getByTestId("message-assistant")).toHaveCount(1);
+  await page.goto("/chat");
+  await page.getByRole("button", { name: "New conversation" }).click();
+  await expect(page).not.toHaveURL(first);
+  await page.goto("/chat");
+
+  const today = page.getByRole("region", { name: "Today" });
+  await expect(today.getByTestId("conversation-row")).toHaveCount(1);
+  await expect(today.getByTestId("conversation-row")).toContainText("Routers in Frankfurt");
+  await expect(today.getByTestId("conversation-row")).toContainText("Assistant");
+
+  const search = page.getByRole("searchbox", { name: "Search conversations" });
+  await search.fill("frankfurt");
+  await search.press("Enter");
+  await expect(page).toHaveURL(/\?q=frankfurt/);
+  await expect(page.getByTestId("conversation-row")).toHaveCount(1);
+  await search.fill("Paris");
+  await search.press("Enter");
+  await expect(page.getByText("No conversation title contains “Paris”.")).toBeVisible();
+  await page.getByRole("link", { name: "Show all conversations" }).click();
+  await expect(page.getByTestId("conversation-row")).toHaveCount(1);
+});

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { ensureDefaultAgent, getAgent } from "@/lib/chat/agents";
-import { createConversation, deleteConversation, renameConversation } from "@/lib/chat/conversations";
+import { deleteConversation, renameConversation, startConversation } from "@/lib/chat/conversations";
 import { toActionError, ValidationError } from "@/lib/errors";
 import { formArg, idArg, invalidActionArgs, textArg } from "@/lib/http/action-args";
 
@@ -19,7 +19,7 @@ function throwIfInvalid(invalid: ReturnType<typeof invalidActionArgs>) {
   if (invalid) throw new ValidationError(invalid.error, invalid.fields);
 }
 
-/** Starts a conversation with the chosen agent (one of the organization's), or the default agent. */
+/** Starts a conversation with the chosen agent (one of the organization's), or the default agent; see startConversation. */
 export async function newConversationAction(form?: FormData) {
   throwIfInvalid(invalidActionArgs(newConversationInput, { form }));
   const ctx = await requireApiContext();
@@ -28,7 +28,7 @@ export async function newConversationAction(form?: FormData) {
     typeof agentId === "string" && agentId
       ? await getAgent(getDb(), ctx, agentId)
       : await ensureDefaultAgent(getDb(), ctx.orgId);
-  const conversation = await createConversation(getDb(), ctx, agent.id);
+  const conversation = await startConversation(getDb(), ctx, agent.id);
   redirect(`/chat/${conversation.id}`);
 }
 

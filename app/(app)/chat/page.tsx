@@ -1,8 +1,10 @@
-import { MessageSquarePlus } from "lucide-react";
+import { MessageSquarePlus, Search } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ConversationList } from "@/components/chat/conversation-list";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
 import { getDb } from "@/db/client";
 import { requirePageContext } from "@/lib/auth/request-context";
 import { listAgents } from "@/lib/chat/agents";
@@ -11,10 +13,16 @@ import { newConversationAction } from "./actions";
 
 export const metadata: Metadata = { title: "Chat" };
 
-export default async function ChatIndexPage() {
+export default async function ChatIndexPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const ctx = await requirePageContext();
+  const { q } = await searchParams;
+  const search = typeof q === "string" ? q.slice(0, 200) : "";
   const [conversations, agents] = await Promise.all([
-    listConversations(getDb(), ctx),
+    listConversations(getDb(), ctx, { search }),
     listAgents(getDb(), ctx),
   ]);
   return (
@@ -52,29 +60,40 @@ export default async function ChatIndexPage() {
           </Button>
         </form>
       </div>
+      <search>
+        <form action="/chat" className="flex max-w-md gap-2">
+          <label htmlFor="conversation-search" className="sr-only">
+            Search conversations
+          </label>
+          <Input
+            id="conversation-search"
+            name="q"
+            type="search"
+            defaultValue={search}
+            placeholder="Search conversations by title"
+          />
+          <Button type="submit" variant="secondary">
+            <Search className="h-4 w-4" aria-hidden /> Search
+          </Button>
+        </form>
+      </search>
       {conversations.length === 0 ? (
         <Card>
-          <p className="text-sm text-muted-foreground">No conversations yet. Start one.</p>
+          {search ? (
+            <p className="text-sm text-muted-foreground">
+              No conversation title contains “{search}”.{" "}
+              <Link href="/chat" className="text-primary underline">
+                Show all conversations
+              </Link>
+            </p>
+          ) : (
+            <p className="text-sm text-muted-foreground">No conversations yet. Start one.</p>
+          )}
         </Card>
       ) : (
-        <Card className="p-0">
-          <ul className="divide-y" aria-label="Conversations">
-            {conversations.map((conversation) => (
-              <li key={conversation.id}>
-                <Link
-                  href={`/chat/${conversation.id}`}
-                  className="flex items-center justify-between gap-3 px-5 py-3 hover:bg-muted"
-                  data-testid="conversation-row"
-                >
-                  <span className="truncate text-sm font-medium">{conversation.title}</span>
-                  <span className="shrink-0 text-xs text-muted-foreground">
-                    {conversation.updatedAt.toLocaleString("en", { dateStyle: "medium", timeStyle: "short" })}
-                  </span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </Card>
+        <ConversationList
+          conversations={conversations.map((c) => ({ ...c, updatedAt: c.updatedAt.toISOString() }))}
+        />
       )}
     </div>
   );
