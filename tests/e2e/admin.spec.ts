@@ -80,7 +80,12 @@ test("the dashboard shows the calls made through REST and the chat, the audit lo
   // A member cannot open the organization's dashboard.
   await memberPage.reload();
   await new Shell(memberPage).switchTo("Dash Co");
-  const response = await memberPage.goto("/admin");
-  expect(response?.status()).toBe(404);
+  await memberPage.goto("/admin");
+  await expect(memberPage.getByTestId("page-message")).toHaveText("The dashboard is for admins");
+  await expect(memberPage.getByText("Only the organization's owners and admins see")).toBeVisible();
+  // Inside the app's shell, with a way back.
+  await expect(memberPage.getByRole("navigation", { name: "Main" })).toBeVisible();
+  await memberPage.getByRole("link", { name: "Go to the overview" }).click();
+  await expect(memberPage.getByTestId("page-title")).toHaveText("Dash Co");
   await memberContext.close();
 });

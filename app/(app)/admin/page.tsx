@@ -1,11 +1,11 @@
 import { Download } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { CallsChart } from "@/components/admin/calls-chart";
 import { PayloadSetting } from "@/components/admin/payload-setting";
 import { StatTable } from "@/components/admin/stat-table";
 import { HealthStrip } from "@/components/health/health-strip";
+import { PageMessage } from "@/components/shell/page-message";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
 import { getDb } from "@/db/client";
@@ -35,9 +35,16 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
   const params = { range: single(query.range), org: single(query.org), audit: single(query.audit) };
   const db = getDb();
   const org = await adminOrganization(db, ctx, params.org).catch((error: unknown) => {
-    if (error instanceof ForbiddenError) notFound();
+    if (error instanceof ForbiddenError) return null;
     throw error;
   });
+  if (!org)
+    return (
+      <PageMessage title="The dashboard is for admins" links={[{ href: "/", label: "Go to the overview" }]}>
+        Only the organization&apos;s owners and admins see its health, usage and audit log. Ask one of them if
+        you need something from it.
+      </PageMessage>
+    );
   const { key, range } = rangeOf(params.range);
   const [data, audit, organizations, health] = await Promise.all([
     dashboardData(db, org.id, range),

@@ -1,0 +1,28 @@
+import { expect, test } from "@playwright/test";
+import { RegisterPage } from "./pages/auth-pages";
+
+test("unknown items and addresses answer 404 with a page that leads back", async ({ page }) => {
+  const register = new RegisterPage(page);
+  await register.goto();
+  await register.register({
+    name: "Nora Nowhere",
+    email: "nora@example.com",
+    password: "nowhere to go",
+    organizationName: "Nowhere Co",
+  });
+
+  // An item of the organization that does not exist: inside the shell.
+  const item = await page.goto("/chat/00000000-0000-4000-8000-000000000000");
+  expect(item?.status()).toBe(404);
+  await expect(page.getByTestId("page-message")).toHaveText("This page does not exist");
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+  await page.getByRole("link", { name: "Open the chat" }).click();
+  await expect(page).toHaveURL(/\/chat$/);
+
+  // An address the app does not have at all.
+  const unknown = await page.goto("/no-such-page");
+  expect(unknown?.status()).toBe(404);
+  await expect(page.getByTestId("page-message")).toHaveText("This page does not exist");
+  await page.getByRole("link", { name: "Go to Switchboard" }).click();
+  await expect(page.getByTestId("page-title")).toHaveText("Nowhere Co");
+});
