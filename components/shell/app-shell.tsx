@@ -60,6 +60,13 @@ export function AppShell({
 
   return (
     <div className="flex min-h-dvh">
+      {/* The first stop of the keyboard: past the navigation, straight to the page. */}
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-md bg-primary px-3 py-2 text-sm text-primary-foreground focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
       <aside className="hidden w-60 shrink-0 flex-col gap-4 border-r bg-card p-4 md:flex">
         <Link href="/" className="flex items-center gap-2 px-1 font-semibold">
           <Logo /> Switchboard
@@ -109,7 +116,9 @@ export function AppShell({
             <UserMenu user={user} role={role} />
           </div>
         </header>
-        <main className="mx-auto w-full max-w-5xl flex-1 p-4 md:p-8">{children}</main>
+        <main id="main" tabIndex={-1} className="mx-auto w-full max-w-5xl flex-1 p-4 outline-none md:p-8">
+          {children}
+        </main>
       </div>
     </div>
   );

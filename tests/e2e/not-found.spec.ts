@@ -1,7 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { RegisterPage } from "./pages/auth-pages";
 
-test("unknown items and addresses answer 404 with a page that leads back", async ({ page }) => {
+test("a skip link leads past the navigation; unknown items and addresses answer 404 with a page that leads back", async ({
+  page,
+}) => {
   const register = new RegisterPage(page);
   await register.goto();
   await register.register({
@@ -10,6 +12,16 @@ test("unknown items and addresses answer 404 with a page that leads back", async
     password: "nowhere to go",
     organizationName: "Nowhere Co",
   });
+
+  // The keyboard's first stop skips the navigation.
+  await page.goto("/integrations");
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeVisible();
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => document.activeElement?.closest("main") !== null)).toBe(true);
 
   // An item of the organization that does not exist: inside the shell.
   const item = await page.goto("/chat/00000000-0000-4000-8000-000000000000");
