@@ -22,7 +22,11 @@ export function OrgSwitcher({
   return (
     <div>
       <Dropdown
-        label="Switch organization"
+        label={
+          active
+            ? `Organization: ${active.name} (${active.role}). Switch organization`
+            : "Switch organization"
+        }
         testId="org-switcher"
         className="rounded-md border"
         trigger={
@@ -63,6 +67,7 @@ export function OrgSwitcher({
             <div className="my-1 border-t" />
             <Link
               href="/organizations/new"
+              role="menuitem"
               onClick={close}
               className="flex items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-muted"
             >

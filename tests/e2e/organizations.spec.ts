@@ -80,6 +80,28 @@ test.describe
       await expect(page.getByTestId("page-title")).toHaveText("Ada Labs");
       await page.reload();
       await expect(shell.activeOrg()).toHaveText("Ada Labs");
+
+      // By keyboard: the switcher names the current organization, opens on it, and the arrows move.
+      const switcher = page.getByRole("button", {
+        name: /^Organization: Ada Labs \(owner\)\. Switch organization$/,
+      });
+      await switcher.focus();
+      await page.keyboard.press("Enter");
+      await expect(page.getByRole("menuitemradio", { name: /Ada Labs/ })).toBeFocused();
+      await page.keyboard.press("Escape");
+      await expect(switcher).toBeFocused();
+      // The menu opens on the current organization; the next one is the organization made second.
+      await page.keyboard.press("ArrowDown");
+      await expect(page.getByRole("menuitemradio", { name: /Ada Labs/ })).toBeFocused();
+      await page.keyboard.press("ArrowDown");
+      await expect(page.getByRole("menuitemradio", { name: /Second Org/ })).toBeFocused();
+      await page.keyboard.press("End");
+      await expect(page.getByRole("menuitem", { name: "New organization" })).toBeFocused();
+      await page.keyboard.press("Home");
+      await page.keyboard.press("ArrowDown");
+      await page.keyboard.press("Enter");
+      await expect(shell.activeOrg()).toHaveText("Second Org");
+      await shell.switchTo("Ada Labs");
     });
 
     test("an owner adds a member by invitation, which reads the same for any address, and inviting them again is refused", async ({

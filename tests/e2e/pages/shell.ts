@@ -15,7 +15,7 @@ export class Shell {
 
   async createOrganization(name: string) {
     await this.page.getByTestId("org-switcher").first().click();
-    await this.page.getByRole("link", { name: "New organization" }).first().click();
+    await this.page.getByRole("menuitem", { name: "New organization" }).first().click();
     await this.page.getByLabel("Organization name").fill(name);
     await this.page.getByRole("button", { name: "Create organization" }).click();
     await expect(this.page.getByTestId("page-title")).toHaveText(name);
