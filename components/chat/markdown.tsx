@@ -47,7 +47,8 @@ const components: Components = {
   td: (props) => <td className="border px-2 py-1" {...own(props)} />,
   pre: (props) => (
     <div className="group relative my-2 min-w-0">
-      <pre className="overflow-x-auto rounded bg-muted p-3 pr-10 text-xs" {...own(props)} />
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a block that scrolls must take focus, or a keyboard cannot scroll it */}
+      <pre tabIndex={0} className="overflow-x-auto rounded bg-muted p-3 pr-10 text-xs" {...own(props)} />
       <CopyButton
         compact
         label="Copy code"

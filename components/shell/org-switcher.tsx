@@ -22,20 +22,17 @@ export function OrgSwitcher({
   return (
     <div>
       <Dropdown
-        label={
-          active
-            ? `Organization: ${active.name} (${active.role}). Switch organization`
-            : "Switch organization"
-        }
         testId="org-switcher"
         className="rounded-md border"
         trigger={
           <>
             <span className="grid min-w-0 flex-1">
+              <span className="sr-only">Organization: </span>
               <span className="truncate font-medium" data-testid="active-org">
                 {active?.name}
               </span>
               <span className="truncate text-xs text-muted-foreground">{active?.role}</span>
+              <span className="sr-only">. Switch organization</span>
             </span>
             <ChevronsUpDown className="h-4 w-4 shrink-0 text-muted-foreground" aria-hidden />
           </>

@@ -23,13 +23,18 @@ export function UserMenu({ user, role }: { user: { name: string; email: string }
     .toUpperCase();
   return (
     <Dropdown
-      label="User menu"
       testId="user-menu"
       align="end"
       trigger={
-        <span className="flex h-8 w-8 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground">
-          {initials || "?"}
-        </span>
+        <>
+          <span
+            aria-hidden
+            className="flex h-8 w-8 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground"
+          >
+            {initials || "?"}
+          </span>
+          <span className="sr-only">User menu: {user.name}</span>
+        </>
       }
     >
       {() => (

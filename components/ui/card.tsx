@@ -2,7 +2,8 @@ import type { HTMLAttributes } from "react";
 import { cn } from "@/lib/cn";
 
 export function Card({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
-  return <div className={cn("rounded-lg border bg-card p-5 shadow-xs", className)} {...props} />;
+  // min-w-0: in a grid or flex row, a card shrinks to its track and its wide content scrolls inside it.
+  return <div className={cn("min-w-0 rounded-lg border bg-card p-5 shadow-xs", className)} {...props} />;
 }
 
 export function CardTitle({ className, ...props }: HTMLAttributes<HTMLHeadingElement>) {

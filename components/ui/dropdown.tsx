@@ -35,8 +35,11 @@ export function Dropdown({
   testId,
 }: {
   trigger: ReactNode;
-  /** The button's accessible name: say what it shows too (the current choice), not only what it does. */
-  label: string;
+  /**
+   * The button's accessible name, when its content cannot be: it must then contain the visible text. Without it,
+   * the content names the button (with visually hidden words where the visible ones say too little).
+   */
+  label?: string;
   align?: "start" | "end";
   className?: string;
   testId?: string;

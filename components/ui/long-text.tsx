@@ -24,6 +24,8 @@ export function LongText({ text, className }: { text: string; className?: string
   return (
     <div className="grid min-w-0 justify-items-start gap-1">
       <pre
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a block that scrolls must take focus, or a keyboard cannot scroll it
+        tabIndex={0}
         className={cn(
           "w-full overflow-x-auto whitespace-pre-wrap rounded bg-muted p-3 text-xs [overflow-wrap:anywhere]",
           className,

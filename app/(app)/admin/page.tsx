@@ -1,6 +1,7 @@
 import { Download } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { AuditChange } from "@/components/admin/audit-change";
 import { CallsChart } from "@/components/admin/calls-chart";
 import { PayloadSetting } from "@/components/admin/payload-setting";
 import { StatTable } from "@/components/admin/stat-table";
@@ -288,12 +289,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
             { label: "Target", cell: (row) => row.targetName ?? "—" },
             {
               label: "Change",
-              cell: (row) => (
-                <span className="font-mono text-xs text-muted-foreground">
-                  {row.before ? `${JSON.stringify(row.before)} → ` : ""}
-                  {row.after ? JSON.stringify(row.after) : ""}
-                </span>
-              ),
+              cell: (row) => <AuditChange before={row.before} after={row.after} />,
             },
           ]}
         />

@@ -47,7 +47,7 @@ export default async function ApiReferencePage() {
             <>
               {" "}
               (create one in{" "}
-              <Link className="text-primary hover:underline" href="/settings/api-keys">
+              <Link className="text-primary underline underline-offset-2" href="/settings/api-keys">
                 API keys
               </Link>
               )
@@ -56,7 +56,7 @@ export default async function ApiReferencePage() {
             " (ask an owner or admin for one)"
           )}
           . The machine-readable description is at{" "}
-          <a className="text-primary hover:underline" href="/api/openapi.json">
+          <a className="text-primary underline underline-offset-2" href="/api/openapi.json">
             /api/openapi.json
           </a>
           .

@@ -40,43 +40,46 @@ export default async function CapabilitiesPage() {
               : "Owners and admins create them."}
           </p>
         ) : (
-          <table className="w-full text-sm">
-            <thead className="text-left text-xs text-muted-foreground">
-              <tr>
-                <th className="px-5 py-2 font-medium">Tool</th>
-                <th className="px-3 py-2 font-medium">Calls</th>
-                <th className="px-3 py-2 font-medium">Succeeded</th>
-                <th className="px-3 py-2 font-medium">Average</th>
-                <th className="px-3 py-2 font-medium">Last used</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y">
-              {rows.map((row) => (
-                <tr key={row.id} data-testid="capability-row">
-                  <td className="px-5 py-2">
-                    <Link href={`/capabilities/${row.id}`} className="font-mono text-xs hover:underline">
-                      {capabilityToolName(row.namespace, row.action)}
-                    </Link>
-                    {row.description ? (
-                      <p className="text-xs text-muted-foreground">{row.description}</p>
-                    ) : null}
-                  </td>
-                  <td className="px-3 py-2">{row.usageCount}</td>
-                  <td className="px-3 py-2">
-                    {row.usageCount ? `${Math.round((row.successCount / row.usageCount) * 100)}%` : "—"}
-                  </td>
-                  <td className="px-3 py-2">
-                    {row.usageCount ? `${Math.round(row.totalLatencyMs / row.usageCount)} ms` : "—"}
-                  </td>
-                  <td className="px-3 py-2 text-xs text-muted-foreground">
-                    {row.lastUsedAt
-                      ? row.lastUsedAt.toLocaleString("en", { dateStyle: "medium", timeStyle: "short" })
-                      : "never"}
-                  </td>
+          // A table that does not fit scrolls inside its card.
+          <div className="overflow-x-auto">
+            <table className="w-full text-sm">
+              <thead className="text-left text-xs text-muted-foreground">
+                <tr>
+                  <th className="px-5 py-2 font-medium">Tool</th>
+                  <th className="px-3 py-2 font-medium">Calls</th>
+                  <th className="px-3 py-2 font-medium">Succeeded</th>
+                  <th className="px-3 py-2 font-medium">Average</th>
+                  <th className="px-3 py-2 font-medium">Last used</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody className="divide-y">
+                {rows.map((row) => (
+                  <tr key={row.id} data-testid="capability-row">
+                    <td className="px-5 py-2">
+                      <Link href={`/capabilities/${row.id}`} className="font-mono text-xs hover:underline">
+                        {capabilityToolName(row.namespace, row.action)}
+                      </Link>
+                      {row.description ? (
+                        <p className="text-xs text-muted-foreground">{row.description}</p>
+                      ) : null}
+                    </td>
+                    <td className="px-3 py-2">{row.usageCount}</td>
+                    <td className="px-3 py-2">
+                      {row.usageCount ? `${Math.round((row.successCount / row.usageCount) * 100)}%` : "—"}
+                    </td>
+                    <td className="px-3 py-2">
+                      {row.usageCount ? `${Math.round(row.totalLatencyMs / row.usageCount)} ms` : "—"}
+                    </td>
+                    <td className="px-3 py-2 text-xs text-muted-foreground">
+                      {row.lastUsedAt
+                        ? row.lastUsedAt.toLocaleString("en", { dateStyle: "medium", timeStyle: "short" })
+                        : "never"}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </Card>
     </div>

@@ -52,7 +52,7 @@ export default async function LoginPage({
         New here?{" "}
         <Link
           href={next.startsWith("/invite/") ? `${next}/register` : "/register"}
-          className="font-medium text-primary hover:underline"
+          className="font-medium text-primary underline underline-offset-2"
         >
           Create an account
         </Link>

@@ -19,7 +19,7 @@ export default async function RegisterPage() {
       <RegisterForm />
       <p className="text-center text-sm text-muted-foreground">
         Already have an account?{" "}
-        <Link href="/login" className="font-medium text-primary hover:underline">
+        <Link href="/login" className="font-medium text-primary underline underline-offset-2">
           Sign in
         </Link>
       </p>

@@ -30,7 +30,7 @@ export default async function InvitationRegisterPage({ params }: { params: Promi
         Already have an account with {invitation.email}?{" "}
         <Link
           href={`/login?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`}
-          className="font-medium text-primary hover:underline"
+          className="font-medium text-primary underline underline-offset-2"
         >
           Sign in
         </Link>

@@ -1,0 +1,123 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import { LoginPage, RegisterPage } from "./pages/auth-pages";
+import { IntegrationsPage } from "./pages/integrations";
+
+// Every page of an organization with something on it, at a laptop's and a phone's width, light and dark:
+// nothing wider than the window, and no serious or critical accessibility violation.
+const owner = { name: "Paula Pages", email: "paula@example.com", password: "every page", org: "Pages Co" };
+const paths: string[] = [];
+
+test.describe
+  .serial("every page meets the standard", () => {
+    test("an organization with something on every page", async ({ page }) => {
+      const register = new RegisterPage(page);
+      await register.goto();
+      await register.register({
+        name: owner.name,
+        email: owner.email,
+        password: owner.password,
+        organizationName: owner.org,
+      });
+      await new IntegrationsPage(page).addFromCatalog("everything");
+      const integration = new URL(page.url()).pathname;
+
+      await page.goto("/chat");
+      await page.getByRole("button", { name: "New conversation" }).click();
+      await expect(page).toHaveURL(/\/chat\/[0-9a-f-]+$/);
+      const input = page.getByLabel("Message", { exact: true });
+      await input.fill(`/call everything_echo {"message": "a long line: ${"x".repeat(400)}"}`);
+      await input.press("Enter");
+      await expect(page.getByTestId("tool-call")).toContainText("done");
+      const conversation = new URL(page.url()).pathname;
+
+      await page.goto("/capabilities/new");
+      const form = page.getByRole("form", { name: "Capability" });
+      await form.getByLabel("Namespace").fill("pages");
+      await form.getByLabel("Action").fill("echo");
+      await form.getByLabel("Description").fill("Echoes through the Everything server");
+      await form
+        .getByLabel("Code")
+        .fill("return await tools.call('everything_echo', { message: 'x'.repeat(300) });");
+      await form.getByRole("button", { name: "Create capability" }).click();
+      await expect(page).toHaveURL(/\/capabilities$/);
+      await page.getByTestId("capability-row").first().getByRole("link").first().click();
+      await expect(page).toHaveURL(/\/capabilities\/[0-9a-f-]+$/);
+      const capability = new URL(page.url()).pathname;
+
+      await page.goto("/agents");
+      await page.getByTestId("agent-row").first().getByRole("link").first().click();
+      const agent = new URL(page.url()).pathname;
+
+      paths.push(
+        "/",
+        "/chat",
+        conversation,
+        "/agents",
+        agent,
+        "/agents/new",
+        "/integrations",
+        "/integrations/new",
+        integration,
+        "/capabilities",
+        capability,
+        "/capabilities/new",
+        "/knowledge",
+        "/api-reference",
+        "/connect",
+        "/settings/members",
+        "/settings/members/invite",
+        "/settings/api-keys",
+        "/settings/account",
+        "/admin",
+        "/organizations/new",
+      );
+      expect(paths).not.toContain(undefined);
+    });
+
+    for (const viewport of [
+      { width: 1366, height: 768 },
+      { width: 390, height: 844 },
+    ]) {
+      for (const colorScheme of ["light", "dark"] as const) {
+        test(`at ${viewport.width}×${viewport.height}, ${colorScheme}`, async ({ browser, baseURL }) => {
+          test.setTimeout(180_000);
+          const context = await browser.newContext({ viewport, colorScheme, baseURL });
+          const page = await context.newPage();
+          await new LoginPage(page).login(owner.email, owner.password);
+          const problems: string[] = [];
+          for (const path of paths) {
+            await page.goto(path);
+            await page.waitForLoadState("networkidle");
+            const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+              scrollWidth: document.documentElement.scrollWidth,
+              innerWidth: window.innerWidth,
+            }));
+            // The pages a newcomer sees most, kept for a person to look at.
+            const shot =
+              { "/": "overview", "/admin": "dashboard" }[path] ?? (path.startsWith("/chat/") ? "chat" : "");
+            if (shot)
+              await page.screenshot({
+                path: test.info().outputPath(`${shot}-${viewport.width}-${colorScheme}.png`),
+                fullPage: true,
+              });
+            if (scrollWidth > innerWidth)
+              problems.push(`${path}: ${scrollWidth} px wide in a ${innerWidth} px window`);
+            const { violations } = await new AxeBuilder({ page })
+              .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+              .analyze();
+            for (const violation of violations)
+              if (violation.impact === "serious" || violation.impact === "critical")
+                problems.push(
+                  `${path}: ${violation.id} (${violation.impact}) at ${violation.nodes
+                    .slice(0, 3)
+                    .map((node) => node.target.join(" "))
+                    .join(", ")}`,
+                );
+          }
+          await context.close();
+          expect(problems).toEqual([]);
+        });
+      }
+    }
+  });
