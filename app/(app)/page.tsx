@@ -1,11 +1,13 @@
 import { Cable, Users } from "lucide-react";
 import Link from "next/link";
+import { GettingStartedChecklist } from "@/components/overview/getting-started";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, CardDescription, CardTitle } from "@/components/ui/card";
 import { getDb } from "@/db/client";
 import { isAdminRole } from "@/lib/auth/context";
 import { requirePageContext } from "@/lib/auth/request-context";
+import { gettingStarted } from "@/lib/orgs/getting-started";
 import { listMembers } from "@/lib/orgs/members";
 import { listOrganizationsForUser } from "@/lib/orgs/organizations";
 
@@ -15,9 +17,12 @@ export default async function OverviewPage({
   searchParams: Promise<{ created?: string; joined?: string }>;
 }) {
   const ctx = await requirePageContext();
-  const [organizations, members] = await Promise.all([
+  const admin = isAdminRole(ctx.role);
+  const [organizations, members, progress] = await Promise.all([
     listOrganizationsForUser(getDb(), ctx.userId),
     listMembers(getDb(), ctx),
+    // The first steps are an admin's to take: members use what admins connected.
+    admin ? gettingStarted(getDb(), ctx.orgId) : null,
   ]);
   const org = organizations.find((o) => o.id === ctx.orgId);
   const { created, joined } = await searchParams;
@@ -37,6 +42,7 @@ export default async function OverviewPage({
           Welcome to {org?.name}: you joined as {ctx.role === "member" ? "a" : "an"} {ctx.role}.
         </Alert>
       ) : null}
+      {progress ? <GettingStartedChecklist progress={progress} /> : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <Card>
           <Cable className="mb-3 h-5 w-5 text-primary" aria-hidden />
@@ -45,6 +51,12 @@ export default async function OverviewPage({
             Integrations connect your organization&apos;s MCP servers once; their tools then work in chat,
             over REST and through one MCP endpoint.
           </CardDescription>
+          <Link
+            href={admin ? "/integrations/new" : "/integrations"}
+            className={`${buttonClasses({ variant: "secondary", size: "sm" })} mt-4`}
+          >
+            {admin ? "Add integration" : "See integrations"}
+          </Link>
         </Card>
         <Card>
           <Users className="mb-3 h-5 w-5 text-primary" aria-hidden />
@@ -52,7 +64,7 @@ export default async function OverviewPage({
             {members.length} {members.length === 1 ? "member" : "members"}
           </CardTitle>
           <CardDescription>
-            {isAdminRole(ctx.role)
+            {admin
               ? "Add teammates by email and choose what each may change."
               : "The people in this organization."}
           </CardDescription>
@@ -60,7 +72,7 @@ export default async function OverviewPage({
             href="/settings/members"
             className={`${buttonClasses({ variant: "secondary", size: "sm" })} mt-4`}
           >
-            {isAdminRole(ctx.role) ? "Manage members" : "See members"}
+            {admin ? "Manage members" : "See members"}
           </Link>
         </Card>
       </div>
