@@ -1,16 +1,47 @@
 "use client";
 
-import { Loader2, Play } from "lucide-react";
-import { useState, useTransition } from "react";
-import { runToolAction } from "@/app/(app)/integrations/actions";
+import { Loader2, Play, Square } from "lucide-react";
+import { useState } from "react";
+import { z } from "zod";
+import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardDescription, CardTitle } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/input";
+import { elapsed, useCancellable } from "@/components/ui/use-cancellable";
 import type { DiscoveredSnapshot } from "@/db/schema";
 import type { ToolRunResult } from "@/lib/mcp/integrations-service";
 import { type FormValues, formErrorsOf, SchemaForm, toArguments } from "./schema-form";
 import { ToolResult } from "./tool-result";
+
+const errorBodySchema = z.object({
+  error: z.string(),
+  fields: z.record(z.string(), z.array(z.string())).optional(),
+});
+
+/** One run through the runner's route; a refusal (bad arguments, a disabled integration) is an error result. */
+async function runTool(
+  integrationId: string,
+  toolName: string,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<ToolRunResult> {
+  const response = await fetch(`/api/integrations/${integrationId}/run`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ toolName, args }),
+    signal,
+  });
+  const body: unknown = await response.json().catch(() => null);
+  if (response.ok) return body as ToolRunResult;
+  const refusal = errorBodySchema.safeParse(body);
+  return {
+    isError: true,
+    content: [],
+    errorMessage: refusal.success ? refusal.data.error : `The run failed (HTTP ${response.status}).`,
+    ...(refusal.success && refusal.data.fields ? { fields: refusal.data.fields } : {}),
+  };
+}
 
 /** Pick a tool, fill the form generated from its input schema, run it, and see what came back. */
 export function ToolRunner({
@@ -24,7 +55,8 @@ export function ToolRunner({
   const [values, setValues] = useState<FormValues>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [result, setResult] = useState<ToolRunResult | null>(null);
-  const [running, startRun] = useTransition();
+  const [cancelled, setCancelled] = useState(false);
+  const run = useCancellable();
   const tool = tools.find((t) => t.name === name);
   if (tools.length === 0) return null;
   return (
@@ -42,11 +74,22 @@ export function ToolRunner({
           const { args, errors: bad } = toArguments(tool.inputSchema, values);
           setErrors(bad);
           if (Object.keys(bad).length > 0) return;
-          startRun(async () => {
-            const outcome = await runToolAction(integrationId, tool.name, args);
-            setErrors(formErrorsOf(tool.inputSchema, outcome.fields));
-            setResult(outcome);
-          });
+          setCancelled(false);
+          setResult(null);
+          void run
+            .start((signal) => runTool(integrationId, tool.name, args, signal))
+            .then((outcome) => {
+              if (outcome === "cancelled") return setCancelled(true);
+              setErrors(formErrorsOf(tool.inputSchema, outcome.fields));
+              setResult(outcome);
+            })
+            .catch(() =>
+              setResult({
+                isError: true,
+                content: [],
+                errorMessage: "Could not reach the server. Try again.",
+              }),
+            );
         }}
       >
         <Field id="tool" label="Tool">
@@ -71,17 +114,32 @@ export function ToolRunner({
         {tool ? (
           <SchemaForm schema={tool.inputSchema} values={values} errors={errors} onChange={setValues} />
         ) : null}
-        <div>
-          <Button type="submit" disabled={running}>
-            {running ? (
+        <div className="flex flex-wrap items-center gap-2">
+          <Button type="submit" disabled={run.running}>
+            {run.running ? (
               <Loader2 className="h-4 w-4 animate-spin" aria-hidden />
             ) : (
               <Play className="h-4 w-4" aria-hidden />
             )}
-            {running ? "Running…" : "Run tool"}
+            {run.running ? "Running…" : "Run tool"}
           </Button>
+          {run.running ? (
+            <>
+              <span
+                className="text-sm text-muted-foreground tabular-nums"
+                role="status"
+                data-testid="run-elapsed"
+              >
+                {elapsed(run.elapsedMs)}
+              </span>
+              <Button variant="secondary" onClick={run.cancel}>
+                <Square className="h-4 w-4" aria-hidden /> Cancel
+              </Button>
+            </>
+          ) : null}
         </div>
       </form>
+      {cancelled ? <Alert tone="info">Cancelled: the server was told to stop the call.</Alert> : null}
       {result ? <ToolResult result={result} /> : null}
     </Card>
   );

@@ -506,6 +506,7 @@ export async function runIntegrationTool(
   id: string,
   toolName: string,
   args: Record<string, unknown>,
+  { signal }: { signal?: AbortSignal } = {},
 ): Promise<ToolResult> {
   const row = await loadForOrg(db, ctx, id);
   // Its tools and their schemas are known only from a discovery: one never made is made now, and a failure (not
@@ -520,6 +521,7 @@ export async function runIntegrationTool(
     return await invokeTool(db, ctx, name, args, {
       surface: "runner",
       scope: { integrationIds: [row.id], builtins: [], capabilityIds: [] },
+      signal,
     });
   } catch (error) {
     if (!(error instanceof UnknownToolError)) throw error;

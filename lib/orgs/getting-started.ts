@@ -1,13 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import {
-  apiKeys,
-  chatMessages,
-  conversations,
-  mcpIntegrations,
-  organizations,
-  usageRecords,
-} from "@/db/schema";
+import { organizations } from "@/db/schema";
 
 /** The first hour's steps, each done or not, as the organization's own records show. */
 export interface GettingStarted {

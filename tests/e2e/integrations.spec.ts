@@ -41,6 +41,17 @@ test.describe
       await page.getByRole("button", { name: "Run tool" }).click();
       await expect(page.getByTestId("arg-message-error")).toHaveText("Required.");
 
+      // A long call shows how long it has run, and Cancel stops it.
+      const long = await integrations.runTool("trigger-long-running-operation", {
+        duration: "60",
+        steps: "2",
+      });
+      await expect(page.getByTestId("run-elapsed")).toHaveText(/^[1-9]\d* s$/);
+      await page.getByRole("button", { name: "Cancel" }).click();
+      await expect(page.getByText("Cancelled: the server was told to stop the call.")).toBeVisible();
+      await expect(page.getByRole("button", { name: "Run tool" })).toBeEnabled();
+      await expect(long).toHaveCount(0);
+
       await page.goto("/integrations");
       await expect(page.getByTestId("integration-row")).toContainText("Everything");
       await expect(page.getByTestId("integration-row")).toContainText("Connected");

@@ -14,13 +14,13 @@ import {
 } from "@/app/(app)/chat/actions";
 import {
   deleteIntegrationAction,
-  runToolAction,
   setEnabledAction,
   testIntegrationAction,
 } from "@/app/(app)/integrations/actions";
 import { startOAuthAction } from "@/app/(app)/integrations/oauth-actions";
 import { saveNodeAction } from "@/app/(app)/knowledge/actions";
 import { createApiKeyAction, revokeApiKeyAction } from "@/app/(app)/settings/api-keys/actions";
+import { POST as runToolRoute } from "@/app/api/integrations/[id]/run/route";
 import { auditEvents, conversations, mcpIntegrations, organizations } from "@/db/schema";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
@@ -121,15 +121,16 @@ describe("server actions check their arguments before anything runs", () => {
   });
 
   it("refuses records and forms of the wrong shape", async () => {
-    const run = await runToolAction(
-      integrationId,
-      "echo",
-      forged<Record<string, unknown>>(["not", "a", "record"]),
+    const run = await runToolRoute(
+      new Request(`http://localhost:3000/api/integrations/${integrationId}/run`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ toolName: "echo", args: ["not", "a", "record"] }),
+      }),
+      { params: Promise.resolve({ id: integrationId }) },
     );
-    expect(run).toMatchObject({
-      isError: true,
-      errorMessage: "This request is not valid: args: must be an object.",
-    });
+    expect(run.status).toBe(400);
+    expect(await run.json()).toMatchObject({ error: expect.stringMatching(/args must be an object/) });
     const toggles = await setToolTogglesAction(
       conversationId,
       forged<{ disabledIntegrationIds: string[]; disabledTools: string[] }>({

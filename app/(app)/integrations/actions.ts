@@ -7,14 +7,12 @@ import type { FormState } from "@/components/forms/form-state";
 import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { toActionError } from "@/lib/errors";
-import { booleanArg, formArg, idArg, invalidActionArgs, textArg } from "@/lib/http/action-args";
+import { booleanArg, formArg, idArg, invalidActionArgs } from "@/lib/http/action-args";
 import {
   type ConnectionTestResult,
   createIntegration,
   deleteIntegration,
-  runIntegrationTool,
   setIntegrationEnabled,
-  type ToolRunResult,
   testIntegration,
   updateIntegration,
 } from "@/lib/mcp/integrations-service";
@@ -23,11 +21,6 @@ const formInput = z.object({ form: formArg });
 const idInput = z.object({ id: idArg });
 const idFormInput = z.object({ id: idArg, form: formArg });
 const setEnabledInput = z.object({ id: idArg, enabled: booleanArg });
-const runToolInput = z.object({
-  id: idArg,
-  toolName: textArg,
-  args: z.record(z.string(), z.unknown(), { error: "must be an object" }),
-});
 
 function text(form: FormData, name: string): string | undefined {
   const value = form.get(name);
@@ -204,17 +197,3 @@ export async function testIntegrationAction(id: string): Promise<ConnectionTestR
 }
 
 /** Runs a tool from the tool runner; a refused call comes back with the message and, for bad arguments, each field's. */
-export async function runToolAction(
-  id: string,
-  toolName: string,
-  args: Record<string, unknown>,
-): Promise<ToolRunResult> {
-  const invalid = invalidActionArgs(runToolInput, { id, toolName, args });
-  if (invalid) return { isError: true, content: [], errorMessage: invalid.error, fields: invalid.fields };
-  try {
-    return await runIntegrationTool(getDb(), await requireApiContext(), id, toolName, args);
-  } catch (error) {
-    const { error: message, fields } = toActionError(error, { action: "runTool" });
-    return { isError: true, content: [], errorMessage: message, ...(fields ? { fields } : {}) };
-  }
-}

@@ -7,6 +7,7 @@ import type {
   ReadResourceResult,
   ResourceTemplate,
 } from "@modelcontextprotocol/sdk/types.js";
+import { McpConnectionError } from "../errors";
 import type { McpClientPort, McpConnectionConfig, ToolExecutionResult } from "../types";
 import { describeMcpFailure } from "./describe-error";
 import type { McpSessionPool } from "./session-pool";
@@ -44,10 +45,21 @@ function isCallToolResult(result: CallToolResult | CompatibilityCallToolResult):
 export class SdkMcpClient implements McpClientPort {
   constructor(readonly pool: McpSessionPool) {}
 
-  private async run<T>(config: McpConnectionConfig, fn: (client: Client) => Promise<T>): Promise<T> {
+  private async run<T>(
+    config: McpConnectionConfig,
+    fn: (client: Client) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
     try {
       return await this.pool.withSession(config, (session) => fn(session.client));
     } catch (error) {
+      // The SDK reports a cancelled request as a timeout; the caller knows better.
+      if (signal?.aborted)
+        throw new McpConnectionError(
+          config.integrationId,
+          "The call was cancelled before the server answered.",
+          error,
+        );
       throw describeMcpFailure(error, config);
     }
   }
@@ -87,8 +99,11 @@ export class SdkMcpClient implements McpClientPort {
     args: Record<string, unknown>,
     { signal }: { signal?: AbortSignal } = {},
   ): Promise<ToolExecutionResult> {
-    const result = await this.run(config, (client) =>
-      client.callTool({ name, arguments: args }, undefined, { timeout: config.timeoutMs, signal }),
+    const result = await this.run(
+      config,
+      (client) =>
+        client.callTool({ name, arguments: args }, undefined, { timeout: config.timeoutMs, signal }),
+      signal,
     );
     const content = isCallToolResult(result) ? result.content : [];
     const structuredContent = isCallToolResult(result) ? result.structuredContent : undefined;

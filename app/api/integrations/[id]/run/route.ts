@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { getDb } from "@/db/client";
+import { requireApiContext } from "@/lib/auth/request-context";
+import { apiRoute } from "@/lib/http/api-route";
+import { readJsonBody } from "@/lib/http/read-json";
+import { runIntegrationTool } from "@/lib/mcp/integrations-service";
+import { parseInput } from "@/lib/validation";
+
+export const dynamic = "force-dynamic";
+
+const bodySchema = z
+  .object({
+    toolName: z.string({ error: "toolName is required" }).min(1).max(200),
+    args: z.record(z.string(), z.unknown(), { error: "args must be an object" }),
+  })
+  .strict();
+
+/**
+ * The integration page's tool runner: one call of one of its tools, as the signed-in user. A route rather than
+ * a server action, so the browser can cancel it: a cancelled request cancels the call on the MCP server.
+ */
+export const POST = apiRoute<{ id: string }>(
+  "POST /api/integrations/[id]/run",
+  async (request, { params }) => {
+    const ctx = await requireApiContext();
+    const { toolName, args } = parseInput(bodySchema, await readJsonBody(request));
+    const result = await runIntegrationTool(getDb(), ctx, (await params).id, toolName, args, {
+      signal: request.signal,
+    });
+    return Response.json(result);
+  },
+);
