@@ -7,6 +7,7 @@ import { SubmitButton } from "@/components/forms/submit-button";
 import { Alert } from "@/components/ui/alert";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { useUnsavedChangesWarning } from "@/components/ui/use-unsaved-changes";
 import { CodeEditor } from "./code-editor";
 import { TestRunPanel } from "./test-run-panel";
 
@@ -48,6 +49,9 @@ export function CapabilityForm({
   const [namespace, setNamespace] = useState(values.namespace);
   const [actionName, setActionName] = useState(values.action);
   const form = useRef<HTMLFormElement>(null);
+  // Edited and not saved yet; saving clears it (a refused save sets it again with the next edit).
+  const [dirty, setDirty] = useState(false);
+  useUnsavedChangesWarning(dirty);
   // The test run uses the editor as it stands, saved or not: what the form would submit now.
   const draft = () => {
     const data = new FormData(form.current ?? undefined);
@@ -68,6 +72,8 @@ export function CapabilityForm({
       <form
         ref={form}
         action={action}
+        onInput={() => setDirty(true)}
+        onSubmit={() => setDirty(false)}
         className="grid content-start gap-5"
         noValidate
         aria-label="Capability"

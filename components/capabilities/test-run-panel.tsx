@@ -1,12 +1,35 @@
 "use client";
 
-import { Play } from "lucide-react";
-import { useState, useTransition } from "react";
-import { type CapabilityDraftInput, testRunCapabilityAction } from "@/app/(app)/capabilities/actions";
+import { Loader2, Play, Square } from "lucide-react";
+import { useState } from "react";
+import { z } from "zod";
+import type { CapabilityDraftInput } from "@/app/(app)/capabilities/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { LongText } from "@/components/ui/long-text";
+import { elapsed, useCancellable } from "@/components/ui/use-cancellable";
+import type { SandboxResult } from "@/lib/capabilities/sandbox";
 
-type Outcome = Awaited<ReturnType<typeof testRunCapabilityAction>>;
+type Outcome = { run?: SandboxResult; error?: string; fields?: Record<string, string[]> };
+
+const refusalSchema = z.object({
+  error: z.string(),
+  fields: z.record(z.string(), z.array(z.string())).optional(),
+});
+
+/** One test run through its route; a refusal (bad arguments or draft) comes back as the error to show. */
+async function testRun(draft: CapabilityDraftInput, argsText: string, signal: AbortSignal): Promise<Outcome> {
+  const response = await fetch("/api/capabilities/test-run", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ draft, argsText }),
+    signal,
+  });
+  const body: unknown = await response.json().catch(() => null);
+  if (response.ok) return body as Outcome;
+  const refusal = refusalSchema.safeParse(body);
+  return refusal.success ? refusal.data : { error: `The test run failed (HTTP ${response.status}).` };
+}
 
 /** The messages of a refused run that its overall message does not already say (a draft's other bad fields). */
 function moreMessages({ error, fields }: Outcome): string[] {
@@ -20,8 +43,9 @@ function moreMessages({ error, fields }: Outcome): string[] {
  */
 export function TestRunPanel({ draft }: { draft: () => CapabilityDraftInput }) {
   const [args, setArgs] = useState("{}");
-  const [pending, startTransition] = useTransition();
   const [outcome, setOutcome] = useState<Outcome>();
+  const [cancelled, setCancelled] = useState(false);
+  const run = useCancellable();
   return (
     <section
       className="grid gap-3 rounded-md border p-4"
@@ -42,17 +66,43 @@ export function TestRunPanel({ draft }: { draft: () => CapabilityDraftInput }) {
         spellCheck={false}
         className="rounded-md border bg-card p-2 font-mono text-xs outline-none focus-visible:ring-2 focus-visible:ring-ring"
       />
-      <div>
+      <div className="flex flex-wrap items-center gap-2">
         <Button
           variant="secondary"
-          disabled={pending}
-          onClick={() =>
-            startTransition(async () => setOutcome(await testRunCapabilityAction(draft(), args)))
-          }
+          disabled={run.running}
+          onClick={() => {
+            // A new run starts clean: nothing of the last one stays on screen while it runs.
+            setOutcome(undefined);
+            setCancelled(false);
+            void run
+              .start((signal) => testRun(draft(), args, signal))
+              .then((result) => (result === "cancelled" ? setCancelled(true) : setOutcome(result)))
+              .catch(() => setOutcome({ error: "Could not reach the server. Try again." }));
+          }}
         >
-          <Play className="h-4 w-4" aria-hidden /> {pending ? "Running…" : "Run"}
+          {run.running ? (
+            <Loader2 className="h-4 w-4 animate-spin" aria-hidden />
+          ) : (
+            <Play className="h-4 w-4" aria-hidden />
+          )}
+          {run.running ? "Running…" : "Run"}
         </Button>
+        {run.running ? (
+          <>
+            <span
+              className="text-sm text-muted-foreground tabular-nums"
+              role="status"
+              data-testid="test-run-elapsed"
+            >
+              {elapsed(run.elapsedMs)}
+            </span>
+            <Button variant="ghost" onClick={run.cancel}>
+              <Square className="h-4 w-4" aria-hidden /> Cancel
+            </Button>
+          </>
+        ) : null}
       </div>
+      {cancelled ? <Alert tone="info">Cancelled: the run and every call it made were stopped.</Alert> : null}
       {outcome?.error ? (
         <Alert>
           {outcome.error}
@@ -72,9 +122,7 @@ export function TestRunPanel({ draft }: { draft: () => CapabilityDraftInput }) {
             tool call{outcome.run.toolCalls === 1 ? "" : "s"}
           </p>
           {outcome.run.ok ? (
-            <pre className="overflow-x-auto rounded bg-muted p-3 text-xs">
-              {JSON.stringify(outcome.run.value, null, 2)}
-            </pre>
+            <LongText text={JSON.stringify(outcome.run.value, null, 2)} />
           ) : (
             <Alert>{outcome.run.error.message}</Alert>
           )}

@@ -84,6 +84,14 @@ async function run({ code, argsJson, limits }) {
   runtime.setMaxStackSize(limits.stackBytes);
   runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
   const vm = runtime.newContext();
+  // The engine says "InternalError: interrupted" when the deadline stops the code; people read the limit instead.
+  const failureOf = (message) => {
+    const kind = classify(message);
+    return new SandboxFailure(
+      kind,
+      kind === "timeout" ? `The capability ran longer than ${limits.timeoutMs} ms.` : message,
+    );
+  };
   // Promises of tool calls still unanswered when the run ends: freed before the runtime, which cannot free them.
   const unanswered = new Set();
   let timer;
@@ -133,10 +141,7 @@ async function run({ code, argsJson, limits }) {
     prelude.value.dispose();
 
     const evaluated = vm.evalCode(wrap(code), "capability.js", { type: "global" });
-    if (evaluated.error) {
-      const message = evaluated.error.consume((handle) => errorText(vm, handle));
-      throw new SandboxFailure(classify(message), message);
-    }
+    if (evaluated.error) throw failureOf(evaluated.error.consume((handle) => errorText(vm, handle)));
     const settled = evaluated.value.consume((promise) => vm.resolvePromise(promise));
     runtime.executePendingJobs();
     const timeout = new Promise((_, reject) => {
@@ -146,10 +151,7 @@ async function run({ code, argsJson, limits }) {
       );
     });
     const outcome = await Promise.race([settled, timeout]);
-    if (outcome.error) {
-      const message = outcome.error.consume((handle) => errorText(vm, handle));
-      throw new SandboxFailure(classify(message), message);
-    }
+    if (outcome.error) throw failureOf(outcome.error.consume((handle) => errorText(vm, handle)));
     const json = outcome.value.consume((handle) => vm.getString(handle));
     const bytes = Buffer.byteLength(json);
     if (bytes > limits.maxOutputBytes) {

@@ -24,6 +24,7 @@ export async function testRunCapability(
   db: Database,
   ctx: RequestContext,
   input: unknown,
+  { signal }: { signal?: AbortSignal } = {},
 ): Promise<SandboxResult> {
   requireAdmin(ctx);
   const draft = parseInput(capabilityInputSchema, input);
@@ -33,6 +34,7 @@ export async function testRunCapability(
   let run: SandboxResult | undefined;
   await invokeTool(db, ctx, name, args, {
     surface: "test-run",
+    signal,
     scope: { draft: { ...draft, id: stored?.id, onRun: (result) => (run = result) } },
   });
   // The catalog lists a draft before anything else under its name, so the run is the draft's.

@@ -43,6 +43,27 @@ test("a capability written in the editor is tested, saved, and called by an MCP 
   await panel.getByRole("button", { name: "Run" }).click();
   await expect(panel.getByRole("alert")).toHaveText("The arguments are not valid JSON.");
 
+  // A run that does not end shows its time and stops on Cancel; the last run's error is gone meanwhile.
+  const code = form.getByLabel("Code");
+  const greeting = await code.inputValue();
+  await code.fill("while (true) {}");
+  await panel.getByLabel("Arguments (JSON)").fill('{"name": "Ada"}');
+  await panel.getByRole("button", { name: "Run" }).click();
+  await expect(panel.getByTestId("test-run-elapsed")).toHaveText(/^[1-9]\d* s$/);
+  await expect(panel.getByRole("alert")).toHaveCount(0);
+  await panel.getByRole("button", { name: "Cancel" }).click();
+  await expect(panel.getByText("Cancelled: the run and every call it made were stopped.")).toBeVisible();
+  await code.fill(greeting);
+
+  // Leaving with unsaved changes asks first; staying keeps everything as it was.
+  page.once("dialog", (dialog) => {
+    expect(dialog.message()).toBe("You have unsaved changes. Leave without saving them?");
+    void dialog.dismiss();
+  });
+  await page.getByRole("link", { name: "Agents", exact: true }).click();
+  await expect(page).toHaveURL(/\/capabilities\/new$/);
+  await expect(form.getByLabel("Namespace")).toHaveValue("demo");
+
   await form.getByRole("button", { name: "Create capability" }).click();
   await expect(page).toHaveURL(/\/capabilities$/);
   const row = page.getByTestId("capability-row").filter({ hasText: "mcp__demo__greet" });

@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { setRecordToolPayloadsAction, setUserDisabledAction } from "@/app/(app)/admin/actions";
-import { testRunCapabilityAction } from "@/app/(app)/capabilities/actions";
 import {
   allowToolAlwaysAction,
   renderPromptAction,
@@ -20,6 +19,7 @@ import {
 import { startOAuthAction } from "@/app/(app)/integrations/oauth-actions";
 import { saveNodeAction } from "@/app/(app)/knowledge/actions";
 import { createApiKeyAction, revokeApiKeyAction } from "@/app/(app)/settings/api-keys/actions";
+import { POST as testRunRoute } from "@/app/api/capabilities/test-run/route";
 import { POST as runToolRoute } from "@/app/api/integrations/[id]/run/route";
 import { auditEvents, conversations, mcpIntegrations, organizations } from "@/db/schema";
 import { createApiKey } from "@/lib/api-keys/api-keys";
@@ -152,11 +152,16 @@ describe("server actions check their arguments before anything runs", () => {
     expect(created.error).toBe("This request is not valid: form: must be the form's data.");
     const saved = await saveNodeAction(null, {}, forged<FormData>("name=x"));
     expect(saved.error).toMatch(/form: must be the form's data/);
-    const draft = await testRunCapabilityAction(
-      forged<Parameters<typeof testRunCapabilityAction>[0]>({ id: null, namespace: ["x"] }),
-      "{}",
+    const draft = await testRunRoute(
+      new Request("http://localhost:3000/api/capabilities/test-run", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ draft: { id: null, namespace: ["x"] }, argsText: "{}" }),
+      }),
+      { params: Promise.resolve({}) },
     );
-    expect(draft.error).toMatch(/draft\.namespace: must be text/);
+    expect(draft.status).toBe(400);
+    expect(await draft.json()).toMatchObject({ fields: { "draft.namespace": ["must be text"] } });
   });
 
   it("refuses NUL in text and form fields, which Postgres cannot store", async () => {

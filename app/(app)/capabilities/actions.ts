@@ -6,41 +6,16 @@ import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
 import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
-import type { SandboxResult } from "@/lib/capabilities/sandbox";
 import { createCapability, deleteCapability, updateCapability } from "@/lib/capabilities/store";
-import { testRunCapability } from "@/lib/capabilities/test-run";
-import { toActionError, ValidationError } from "@/lib/errors";
-import { formArg, idArg, invalidActionArgs, textArg } from "@/lib/http/action-args";
+import { toActionError } from "@/lib/errors";
+import { formArg, idArg, invalidActionArgs } from "@/lib/http/action-args";
+import { parseJsonField } from "@/lib/http/json-field";
 
 const saveInput = z.object({ id: idArg.nullable(), form: formArg });
 const idInput = z.object({ id: idArg });
-const testRunInput = z.object({
-  draft: z.strictObject(
-    {
-      id: idArg.nullable(),
-      namespace: textArg,
-      action: textArg,
-      description: textArg,
-      parametersSchema: textArg,
-      code: textArg,
-    },
-    { error: "must be the capability as the editor shows it" },
-  ),
-  argsText: textArg,
-});
 
 function json(form: FormData, name: string, label: string): unknown {
-  return parseJson(String(form.get(name) ?? ""), name, label);
-}
-
-function parseJson(value: string, name: string, label: string): unknown {
-  const text = value.trim();
-  if (text === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ValidationError(`${label} is not valid JSON.`, { [name]: [`${label} is not valid JSON.`] });
-  }
+  return parseJsonField(String(form.get(name) ?? ""), name, `${label} is not valid JSON.`);
 }
 
 const keep = (form: FormData) =>
@@ -96,25 +71,4 @@ export interface CapabilityDraftInput {
   description: string;
   parametersSchema: string;
   code: string;
-}
-
-export async function testRunCapabilityAction(
-  draft: CapabilityDraftInput,
-  argsText: string,
-): Promise<{ run?: SandboxResult; error?: string; fields?: Record<string, string[]> }> {
-  const invalid = invalidActionArgs(testRunInput, { draft, argsText });
-  if (invalid) return invalid;
-  try {
-    let args: unknown;
-    try {
-      args = argsText.trim() ? JSON.parse(argsText) : {};
-    } catch {
-      return { error: "The arguments are not valid JSON." };
-    }
-    const parametersSchema = parseJson(draft.parametersSchema, "parametersSchema", "The parameters schema");
-    const input = { ...draft, parametersSchema, args };
-    return { run: await testRunCapability(getDb(), await requireApiContext(), input) };
-  } catch (error) {
-    return toActionError(error, { action: "testRunCapability" });
-  }
 }

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { getDb } from "@/db/client";
+import { requireApiContext } from "@/lib/auth/request-context";
+import { testRunCapability } from "@/lib/capabilities/test-run";
+import { idArg, textArg } from "@/lib/http/action-args";
+import { apiRoute } from "@/lib/http/api-route";
+import { parseJsonField } from "@/lib/http/json-field";
+import { readJsonBody } from "@/lib/http/read-json";
+import { parseInput } from "@/lib/validation";
+
+export const dynamic = "force-dynamic";
+
+const bodySchema = z
+  .object({
+    draft: z.strictObject(
+      {
+        id: idArg.nullable(),
+        namespace: textArg,
+        action: textArg,
+        description: textArg,
+        parametersSchema: textArg,
+        code: textArg,
+      },
+      { error: "must be the capability as the editor shows it" },
+    ),
+    argsText: textArg,
+  })
+  .strict();
+
+/**
+ * The capability editor's test run of the code as it stands. A route rather than a server action, so the
+ * browser can cancel it: a cancelled request stops the sandbox run and every call it made.
+ */
+export const POST = apiRoute("POST /api/capabilities/test-run", async (request) => {
+  const ctx = await requireApiContext();
+  const { draft, argsText } = parseInput(bodySchema, await readJsonBody(request));
+  const args = parseJsonField(argsText, "args", "The arguments are not valid JSON.") ?? {};
+  const parametersSchema = parseJsonField(
+    draft.parametersSchema,
+    "parametersSchema",
+    "The parameters schema is not valid JSON.",
+  );
+  const run = await testRunCapability(
+    getDb(),
+    ctx,
+    { ...draft, parametersSchema, args },
+    { signal: request.signal },
+  );
+  return Response.json({ run });
+});
