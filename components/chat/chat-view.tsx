@@ -19,6 +19,7 @@ import { Composer } from "./composer";
 import { ConversationHeader } from "./conversation-header";
 import { MessageParts } from "./message-parts";
 import { startDiscovery } from "./start-discovery";
+import { StartProgress, useStartProgress } from "./start-progress";
 import { type ApprovalDecision, ToolApproval } from "./tool-approval";
 import { useFollowLatest } from "./use-follow-latest";
 
@@ -85,12 +86,13 @@ export function ChatView({
   const busy = status === "submitted" || status === "streaming";
   const { away, jumpToLatest } = useFollowLatest(messages);
   const retry = () => void regenerate();
+  const { chips: startChips, onEvent: onStartEvent } = useStartProgress();
 
   // Conversation start: discover the agent's integrations once, without holding up the page.
   useEffect(() => {
     if (view) return;
     let current = true;
-    void startDiscovery(conversationId).then((error) => {
+    void startDiscovery(conversationId, false, onStartEvent).then((error) => {
       if (!current) return;
       setStartError(error);
       router.refresh();
@@ -98,7 +100,7 @@ export function ChatView({
     return () => {
       current = false;
     };
-  }, [view, conversationId, router]);
+  }, [view, conversationId, router, onStartEvent]);
 
   async function decide(
     message: UIMessage,
@@ -138,12 +140,7 @@ export function ChatView({
   return (
     <div className="flex min-h-[calc(100dvh-8rem)] flex-col gap-4">
       <ConversationHeader conversationId={conversationId} title={title} view={view} />
-      {!view && !startError ? (
-        <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
-          <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> Connecting to the agent&apos;s
-          integrations…
-        </p>
-      ) : null}
+      {!view && !startError ? <StartProgress chips={startChips} /> : null}
       {startError ? <Alert>{startError}</Alert> : null}
       {offline ? (
         <Alert tone="info">

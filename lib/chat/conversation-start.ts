@@ -74,7 +74,14 @@ export interface ConversationStartDeps {
   /** Characters of a tool result the model reads; the rest is cut with a marker. */
   resultBudget: number;
   logger: Logger;
+  /** Told as each integration answers or fails, for a live view of conversation start. */
+  onSettled?: (event: DiscoveryProgress) => void;
 }
+
+/** One integration's discovery, settled: how it went and how long it took. */
+export type DiscoveryProgress =
+  | { integrationId: string; status: "connected"; toolCount: number; ms: number }
+  | { integrationId: string; status: "failed"; message: string; ms: number };
 
 function errorType(error: unknown): string {
   if (error instanceof AppError) return error.code;
@@ -147,13 +154,27 @@ export async function discoverForConversation(
   const known = await deps.integrations(ids).catch(() => new Map<string, IntegrationInfo>());
   const settled: (PromiseSettledResult<CapabilitiesResult> | undefined)[] = ids.map(() => undefined);
   const running = ids.map((integrationId) => deps.discover.execute(ctx, { integrationId }));
+  const ms = () => Math.round(performance.now() - started);
   const discoveries = running.map((discovery, index) =>
     discovery.then(
       (value) => {
         settled[index] = { status: "fulfilled", value };
+        deps.onSettled?.({
+          integrationId: ids[index] as string,
+          status: "connected",
+          toolCount: value.tools.length,
+          ms: ms(),
+        });
       },
       (reason: unknown) => {
         settled[index] = { status: "rejected", reason };
+        const status = failure(ids[index] as string, reason);
+        deps.onSettled?.({
+          integrationId: ids[index] as string,
+          status: "failed",
+          message: status.status === "failed" ? status.message : "It could not be reached.",
+          ms: ms(),
+        });
       },
     ),
   );

@@ -13,6 +13,7 @@ import { ensureDefaultAgent, getAgent } from "./agents";
 import { applyConversationControls } from "./conversation-controls";
 import {
   type ConversationCapabilities,
+  type DiscoveryProgress,
   discoverForConversation,
   fromSnapshot,
   type IntegrationInfo,
@@ -80,11 +81,17 @@ export interface PreparedConversation {
  * the user refreshes. Every tool is called through the tool catalog, within the agent's and the
  * conversation's scope.
  */
+/** Who watches a live conversation start: told which integrations it asks, then as each one settles. */
+export interface StartProgress {
+  started: (integrations: { integrationId: string; name: string }[]) => void;
+  settled: (event: DiscoveryProgress) => void;
+}
+
 export async function prepareConversation(
   db: Database,
   ctx: UserContext,
   conversation: Conversation,
-  options: { refresh?: boolean } = {},
+  options: { refresh?: boolean; progress?: StartProgress } = {},
 ): Promise<PreparedConversation> {
   const agent = conversation.agentId ? await getAgent(db, ctx, conversation.agentId).catch(() => null) : null;
   const resolvedAgent = agent ?? (await ensureDefaultAgent(db, ctx.orgId));
@@ -118,10 +125,15 @@ export async function prepareConversation(
     },
   };
   const startLogger = logger.child({ component: "chat.start", conversationId: conversation.id });
+  if (!stored)
+    options.progress?.started(
+      ids.map((id) => ({ integrationId: id, name: known.get(id)?.name ?? "Integration" })),
+    );
   const native = await listTools(db, ctx, { scope: { ...agentScope, integrationIds: [] } });
   const { late, ...capabilities } = await discoverForConversation(
     {
       discover: stored ? snapshotDiscover : liveDiscover,
+      ...(stored || !options.progress ? {} : { onSettled: options.progress.settled }),
       integrations: async () => known,
       call: (name, args, signal) =>
         callTool(db, ctx, name, args, { surface: "chat", scope: callScope, signal }),

@@ -155,6 +155,10 @@ test.describe
       await script(page, [{ text: "Answered without waiting for Stuck." }]);
       await page.goto("/chat");
       await page.getByRole("button", { name: "New conversation" }).click();
+      // While it starts, each server has a chip of its own: one ready with its time, one still connecting.
+      const chips = page.getByTestId("start-chip");
+      await expect(chips.filter({ hasText: "Strict" })).toHaveText(/^Strict: 2 tools, ready in \d+\.\d s$/);
+      await expect(chips.filter({ hasText: "Stuck" })).toHaveText(/^Stuck: connecting… \d+\.\d s$/);
       const banner = page.getByTestId("discovery-banner");
       await expect(banner).toContainText("Stuck: not answering yet");
       await expect(banner).toContainText("Strict: 2 tools");

@@ -2,9 +2,10 @@ import { z } from "zod";
 import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { getConversation } from "@/lib/chat/conversations";
-import { prepareConversation } from "@/lib/chat/prepare-conversation";
+import { prepareConversation, type StartProgress } from "@/lib/chat/prepare-conversation";
 import { apiRoute } from "@/lib/http/api-route";
 import { readJsonBody } from "@/lib/http/read-json";
+import { logger } from "@/lib/logger";
 import { parseInput } from "@/lib/validation";
 
 export const dynamic = "force-dynamic";
@@ -14,13 +15,41 @@ const bodySchema = z.object({ refresh: z.boolean().default(false) }).strict();
 /**
  * Conversation start (or "Refresh integrations"): discovers the agent's integrations within the discovery
  * budget and keeps the result with the conversation. A route rather than a server action, since the browser
- * runs server actions one at a time and a slow discovery must not hold up renaming or deleting.
+ * runs server actions one at a time and a slow discovery must not hold up renaming or deleting. A client that
+ * accepts `application/x-ndjson` gets one line as it starts and one as each integration answers or fails.
  */
 export const POST = apiRoute<{ id: string }>("POST /api/chat/[id]/discovery", async (request, { params }) => {
   const ctx = await requireApiContext();
   const { refresh } = parseInput(bodySchema, await readJsonBody(request));
   const db = getDb();
   const conversation = await getConversation(db, ctx, (await params).id);
-  if (refresh || !conversation.discovery) await prepareConversation(db, ctx, conversation, { refresh });
-  return Response.json({ ok: true });
+  if (!refresh && conversation.discovery) return Response.json({ ok: true });
+  if (!request.headers.get("accept")?.includes("application/x-ndjson")) {
+    await prepareConversation(db, ctx, conversation, { refresh });
+    return Response.json({ ok: true });
+  }
+  const encoder = new TextEncoder();
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let open = true;
+      const send = (line: object) => {
+        if (open) controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
+      };
+      const progress: StartProgress = {
+        started: (integrations) => send({ type: "started", integrations }),
+        settled: (event) => send({ type: "settled", ...event }),
+      };
+      try {
+        await prepareConversation(db, ctx, conversation, { refresh, progress });
+        send({ type: "done" });
+      } catch (error) {
+        logger.warn("conversation start failed", { conversationId: conversation.id, err: error });
+        send({ type: "failed", message: "Could not connect to the agent's integrations." });
+      } finally {
+        open = false;
+        controller.close();
+      }
+    },
+  });
+  return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8" } });
 });
