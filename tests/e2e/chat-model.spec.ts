@@ -172,6 +172,38 @@ test.describe
       await expect(page.getByTestId("message-user")).toHaveCount(1);
     });
 
+    test("Stop ends a streaming answer and keeps what came, which stays after a reload; Regenerate answers again in its place", async ({
+      page,
+    }) => {
+      await signIn(page);
+      const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
+      await script(page, [{ text: words, delayMs: 150 }]);
+      await page.goto("/chat");
+      await page.getByRole("button", { name: "New conversation" }).click();
+      const input = page.getByLabel("Message", { exact: true });
+      await input.fill("Say many words");
+      await input.press("Enter");
+      const answer = page.getByTestId("message-assistant").last();
+      await expect(answer).toContainText("word3");
+      await page.getByRole("button", { name: "Stop" }).click();
+      await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
+      const kept = (await answer.textContent()) ?? "";
+      expect(kept).toContain("word3");
+      expect(kept).not.toContain("word59");
+      await page.reload();
+      await expect(page.getByTestId("message-assistant").last()).toContainText("word3");
+      await expect(page.getByTestId("message-assistant").last()).not.toContainText("word59");
+
+      // Regenerate answers the same question again, in place of the stopped answer.
+      await script(page, [{ text: "A whole answer this time." }]);
+      await page.getByRole("button", { name: "Regenerate the last answer" }).click();
+      await expect(page.getByTestId("message-assistant").last()).toHaveText(/A whole answer this time\./);
+      await expect(page.getByTestId("message-assistant")).toHaveCount(1);
+      await page.reload();
+      await expect(page.getByTestId("message-assistant")).toHaveCount(1);
+      await expect(page.getByTestId("message-assistant")).toContainText("A whole answer this time.");
+    });
+
     test("a 200 KB one-line tool result stays inside the page, and the chat follows the newest message", async ({
       page,
     }) => {
