@@ -1,7 +1,7 @@
 "use client";
 
 import { Boxes, Globe } from "lucide-react";
-import { useActionState, useState } from "react";
+import { useActionState, useEffect, useRef, useState } from "react";
 import { createIntegrationAction } from "@/app/(app)/integrations/actions";
 import type { FormState } from "@/components/forms/form-state";
 import { SubmitButton } from "@/components/forms/submit-button";
@@ -29,10 +29,19 @@ export function AddIntegration({ catalog, allowStdio }: { catalog: CatalogItem[]
   const [choice, setChoice] = useState<string | null>(null);
   const [state, action] = useActionState<FormState, FormData>(createIntegrationAction, {});
   const entry = catalog.find((item) => item.key === choice);
+  // Focus follows the choice: to the chosen server's form, and back to its card on "Back".
+  const [lastChoice, setLastChoice] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const cards = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (choice) heading.current?.focus();
+    else if (lastChoice)
+      cards.current?.querySelector<HTMLElement>(`[data-testid="catalog-${CSS.escape(lastChoice)}"]`)?.focus();
+  }, [choice, lastChoice]);
 
   if (!choice) {
     return (
-      <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+      <div ref={cards} className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
         {catalog.map((item) => (
           <button
             key={item.key}
@@ -74,10 +83,19 @@ export function AddIntegration({ catalog, allowStdio }: { catalog: CatalogItem[]
     <Card className="grid max-w-2xl gap-4">
       <div className="flex items-start justify-between gap-3">
         <div>
-          <CardTitle>{entry ? entry.name : "Custom server"}</CardTitle>
+          <CardTitle ref={heading} tabIndex={-1} className="outline-none">
+            {entry ? entry.name : "Custom server"}
+          </CardTitle>
           <CardDescription>{entry ? entry.description : "Connect an MCP server by its URL."}</CardDescription>
         </div>
-        <Button variant="ghost" size="sm" onClick={() => setChoice(null)}>
+        <Button
+          variant="ghost"
+          size="sm"
+          onClick={() => {
+            setLastChoice(choice);
+            setChoice(null);
+          }}
+        >
           Back
         </Button>
       </div>

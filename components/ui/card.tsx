@@ -1,4 +1,4 @@
-import type { HTMLAttributes } from "react";
+import type { ComponentProps, HTMLAttributes } from "react";
 import { cn } from "@/lib/cn";
 
 export function Card({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
@@ -6,7 +6,8 @@ export function Card({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
   return <div className={cn("min-w-0 rounded-lg border bg-card p-5 shadow-xs", className)} {...props} />;
 }
 
-export function CardTitle({ className, ...props }: HTMLAttributes<HTMLHeadingElement>) {
+// React 19 passes `ref` as a prop, so a page can move focus to a card's title.
+export function CardTitle({ className, ...props }: ComponentProps<"h2">) {
   return <h2 className={cn("text-base font-semibold", className)} {...props} />;
 }
 

@@ -17,6 +17,15 @@ test.describe
       });
       await expect(page.getByTestId("page-title")).toHaveText("Ivy Co");
 
+      // Focus follows the choice of a catalog card, and comes back to it.
+      await page.goto("/integrations/new");
+      const card = page.getByTestId("catalog-everything");
+      await card.focus();
+      await page.keyboard.press("Enter");
+      await expect(page.getByRole("heading", { name: /^Everything/ })).toBeFocused();
+      await page.getByRole("button", { name: "Back" }).click();
+      await expect(card).toBeFocused();
+
       const integrations = new IntegrationsPage(page);
       await integrations.addFromCatalog("everything");
       // A new integration is tested straight away.
