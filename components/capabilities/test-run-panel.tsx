@@ -1,34 +1,22 @@
 "use client";
 
-import { Loader2, Play, Square } from "lucide-react";
+import { Loader2, Play } from "lucide-react";
 import { useState } from "react";
-import { z } from "zod";
 import type { CapabilityDraftInput } from "@/app/(app)/capabilities/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { LongText } from "@/components/ui/long-text";
-import { elapsed, useCancellable } from "@/components/ui/use-cancellable";
+import { postJson } from "@/components/ui/post-json";
+import { RunningFor } from "@/components/ui/running-for";
+import { useCancellable } from "@/components/ui/use-cancellable";
 import type { SandboxResult } from "@/lib/capabilities/sandbox";
 
 type Outcome = { run?: SandboxResult; error?: string; fields?: Record<string, string[]> };
 
-const refusalSchema = z.object({
-  error: z.string(),
-  fields: z.record(z.string(), z.array(z.string())).optional(),
-});
-
 /** One test run through its route; a refusal (bad arguments or draft) comes back as the error to show. */
 async function testRun(draft: CapabilityDraftInput, argsText: string, signal: AbortSignal): Promise<Outcome> {
-  const response = await fetch("/api/capabilities/test-run", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ draft, argsText }),
-    signal,
-  });
-  const body: unknown = await response.json().catch(() => null);
-  if (response.ok) return body as Outcome;
-  const refusal = refusalSchema.safeParse(body);
-  return refusal.success ? refusal.data : { error: `The test run failed (HTTP ${response.status}).` };
+  const outcome = await postJson("/api/capabilities/test-run", { draft, argsText }, signal);
+  return outcome.ok ? (outcome.body as Outcome) : { error: outcome.error, fields: outcome.fields };
 }
 
 /** The messages of a refused run that its overall message does not already say (a draft's other bad fields). */
@@ -87,20 +75,7 @@ export function TestRunPanel({ draft }: { draft: () => CapabilityDraftInput }) {
           )}
           {run.running ? "Running…" : "Run"}
         </Button>
-        {run.running ? (
-          <>
-            <span
-              className="text-sm text-muted-foreground tabular-nums"
-              role="status"
-              data-testid="test-run-elapsed"
-            >
-              {elapsed(run.elapsedMs)}
-            </span>
-            <Button variant="ghost" onClick={run.cancel}>
-              <Square className="h-4 w-4" aria-hidden /> Cancel
-            </Button>
-          </>
-        ) : null}
+        <RunningFor run={run} testId="test-run-elapsed" />
       </div>
       {cancelled ? <Alert tone="info">Cancelled: the run and every call it made were stopped.</Alert> : null}
       {outcome?.error ? (

@@ -1,23 +1,19 @@
 "use client";
 
-import { Loader2, Play, Square } from "lucide-react";
+import { Loader2, Play } from "lucide-react";
 import { useState } from "react";
-import { z } from "zod";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardDescription, CardTitle } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/input";
-import { elapsed, useCancellable } from "@/components/ui/use-cancellable";
+import { postJson } from "@/components/ui/post-json";
+import { RunningFor } from "@/components/ui/running-for";
+import { useCancellable } from "@/components/ui/use-cancellable";
 import type { DiscoveredSnapshot } from "@/db/schema";
 import type { ToolRunResult } from "@/lib/mcp/integrations-service";
 import { type FormValues, formErrorsOf, SchemaForm, toArguments } from "./schema-form";
 import { ToolResult } from "./tool-result";
-
-const errorBodySchema = z.object({
-  error: z.string(),
-  fields: z.record(z.string(), z.array(z.string())).optional(),
-});
 
 /** One run through the runner's route; a refusal (bad arguments, a disabled integration) is an error result. */
 async function runTool(
@@ -26,20 +22,13 @@ async function runTool(
   args: Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<ToolRunResult> {
-  const response = await fetch(`/api/integrations/${integrationId}/run`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ toolName, args }),
-    signal,
-  });
-  const body: unknown = await response.json().catch(() => null);
-  if (response.ok) return body as ToolRunResult;
-  const refusal = errorBodySchema.safeParse(body);
+  const outcome = await postJson(`/api/integrations/${integrationId}/run`, { toolName, args }, signal);
+  if (outcome.ok) return outcome.body as ToolRunResult;
   return {
     isError: true,
     content: [],
-    errorMessage: refusal.success ? refusal.data.error : `The run failed (HTTP ${response.status}).`,
-    ...(refusal.success && refusal.data.fields ? { fields: refusal.data.fields } : {}),
+    errorMessage: outcome.error,
+    ...(outcome.fields ? { fields: outcome.fields } : {}),
   };
 }
 
@@ -123,20 +112,7 @@ export function ToolRunner({
             )}
             {run.running ? "Running…" : "Run tool"}
           </Button>
-          {run.running ? (
-            <>
-              <span
-                className="text-sm text-muted-foreground tabular-nums"
-                role="status"
-                data-testid="run-elapsed"
-              >
-                {elapsed(run.elapsedMs)}
-              </span>
-              <Button variant="secondary" onClick={run.cancel}>
-                <Square className="h-4 w-4" aria-hidden /> Cancel
-              </Button>
-            </>
-          ) : null}
+          <RunningFor run={run} testId="run-elapsed" />
         </div>
       </form>
       {cancelled ? <Alert tone="info">Cancelled: the server was told to stop the call.</Alert> : null}
