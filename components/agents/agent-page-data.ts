@@ -1,11 +1,9 @@
 import type { Database } from "@/db/client";
 import type { Agent } from "@/db/schema";
 import type { RequestContext } from "@/lib/auth/context";
-import { capabilityToolName } from "@/lib/capabilities/names";
-import { listCapabilities } from "@/lib/capabilities/store";
 import { getEnv } from "@/lib/env";
-import { listIntegrationsForOrg } from "@/lib/mcp/repository";
 import { builtinTools } from "@/lib/tools/builtin";
+import { scopeChoices } from "@/lib/tools/scope-choices";
 import type { AgentFormValues } from "./agent-form";
 
 /**
@@ -13,17 +11,8 @@ import type { AgentFormValues } from "./agent-form";
  * the default model.
  */
 export async function agentFormOptions(db: Database, ctx: RequestContext) {
-  const [integrations, capabilities] = await Promise.all([
-    listIntegrationsForOrg(db, ctx.orgId),
-    listCapabilities(db, ctx.orgId),
-  ]);
   return {
-    integrations: integrations.map(({ id, name, enabled }) => ({ id, name, enabled })),
-    capabilities: capabilities.map(({ id, namespace, action, description }) => ({
-      id,
-      name: capabilityToolName(namespace, action),
-      description,
-    })),
+    ...(await scopeChoices(db, ctx)),
     builtins: builtinTools.map(({ name, description }) => ({ name, description })),
     defaultModel: getEnv().CHAT_MODEL,
   };

@@ -5,13 +5,12 @@ import { ScopeFieldset } from "@/components/agents/scope-fieldset";
 import type { FormState } from "@/components/forms/form-state";
 import { Field } from "@/components/ui/field";
 import { Input, Select } from "@/components/ui/input";
+import type { ScopeChoices } from "@/lib/tools/scope-choices";
 import { ACCESS_CHOICES, EXPIRY_CHOICES } from "./choices";
 
 /** What a key can be limited to: the organization's integrations and capabilities. */
-export interface ApiKeyChoices {
-  integrations: { id: string; name: string; enabled: boolean }[];
-  capabilities: { id: string; name: string; description: string }[];
-}
+/** What a key can be limited to. */
+export type ApiKeyChoices = ScopeChoices;
 
 const expiryLabels: Record<(typeof EXPIRY_CHOICES)[number], string> = {
   never: "Never",

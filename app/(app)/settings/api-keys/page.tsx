@@ -7,7 +7,7 @@ import { listApiKeys } from "@/lib/api-keys/api-keys";
 import { expiryLabel, scopeSummary } from "@/lib/api-keys/key-descriptions";
 import { isAdminRole } from "@/lib/auth/context";
 import { requirePageContext } from "@/lib/auth/request-context";
-import { apiKeyChoices } from "./api-key-choices";
+import { scopeChoices } from "@/lib/tools/scope-choices";
 import { CreateApiKeyForm, RevokeApiKeyButton } from "./api-key-forms";
 
 export const metadata: Metadata = { title: "API keys" };
@@ -18,7 +18,7 @@ const date = (iso: string | null) =>
 export default async function ApiKeysPage() {
   const ctx = await requirePageContext();
   if (!isAdminRole(ctx.role)) redirect("/");
-  const [keys, choices] = await Promise.all([listApiKeys(getDb(), ctx), apiKeyChoices(getDb(), ctx)]);
+  const [keys, choices] = await Promise.all([listApiKeys(getDb(), ctx), scopeChoices(getDb(), ctx)]);
   const names = {
     integrations: new Map(choices.integrations.map((integration) => [integration.id, integration.name])),
     capabilities: new Map(choices.capabilities.map((capability) => [capability.id, capability.name])),

@@ -3,10 +3,15 @@ import type { RequestContext } from "@/lib/auth/context";
 import { capabilityToolName } from "@/lib/capabilities/names";
 import { listCapabilities } from "@/lib/capabilities/store";
 import { listIntegrationsForOrg } from "@/lib/mcp/repository";
-import type { ApiKeyChoices } from "./api-key-limits-fields";
 
-/** The organization's integrations and capabilities a key can be limited to, with the names lists show. */
-export async function apiKeyChoices(db: Database, ctx: RequestContext): Promise<ApiKeyChoices> {
+/** The integrations and capabilities something can be limited to (an agent, an API key), as forms list them. */
+export interface ScopeChoices {
+  integrations: { id: string; name: string; enabled: boolean }[];
+  capabilities: { id: string; name: string; description: string }[];
+}
+
+/** The organization's integrations and capabilities, with the names lists show. */
+export async function scopeChoices(db: Database, ctx: RequestContext): Promise<ScopeChoices> {
   const [integrations, capabilities] = await Promise.all([
     listIntegrationsForOrg(db, ctx.orgId),
     listCapabilities(db, ctx.orgId),
