@@ -36,7 +36,7 @@ export function TestRunPanel({ draft }: { draft: () => CapabilityDraftInput }) {
   const run = useCancellable();
   return (
     <section
-      className="grid gap-3 rounded-md border p-4"
+      className="grid content-start gap-3 self-start rounded-md border p-4"
       aria-labelledby="test-run-title"
       data-testid="test-run"
     >

@@ -7,9 +7,12 @@ import { deleteConversationAction, renameConversationAction } from "@/app/(app)/
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { Input } from "@/components/ui/input";
+import { RunningFor } from "@/components/ui/running-for";
+import { useCancellable } from "@/components/ui/use-cancellable";
 import type { ConversationView } from "@/lib/chat/conversation-view";
 import { DiscoveryBadge } from "./discovery-badge";
 import { startDiscovery } from "./start-discovery";
+import { StartProgress, useStartProgress } from "./start-progress";
 import { ToolsPanel } from "./tools-panel";
 
 /**
@@ -30,6 +33,19 @@ export function ConversationHeader({
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string>();
   const [pending, startTransition] = useTransition();
+  const refreshing = useCancellable();
+  const progress = useStartProgress();
+
+  async function refresh() {
+    setError(undefined);
+    const outcome = await refreshing.start((signal) =>
+      startDiscovery(conversationId, true, progress.onEvent, signal),
+    );
+    if (outcome === "cancelled") return;
+    setError(outcome);
+    router.refresh();
+  }
+
   return (
     <div className="grid gap-3">
       <div className="flex items-center justify-between gap-3">
@@ -96,24 +112,20 @@ export function ConversationHeader({
           />
         </div>
       ) : null}
-      {discovery ? (
+      {discovery && refreshing.running ? (
+        <div className="grid gap-2" data-testid="refresh-progress">
+          <StartProgress chips={progress.chips} label="Asking the agent's integrations again…" />
+          <div className="flex items-center gap-2">
+            <RunningFor run={refreshing} testId="refresh-elapsed" />
+          </div>
+        </div>
+      ) : discovery ? (
         <div className="flex flex-wrap items-center gap-2 text-xs" data-testid="discovery-banner">
           {discovery.integrations.map((integration) => (
             <DiscoveryBadge key={integration.integrationId} integration={integration} />
           ))}
-          <Button
-            variant="ghost"
-            size="sm"
-            disabled={pending}
-            onClick={() =>
-              startTransition(async () => {
-                setError(await startDiscovery(conversationId, true));
-                router.refresh();
-              })
-            }
-          >
-            <RefreshCw className={pending ? "h-3 w-3 animate-spin" : "h-3 w-3"} aria-hidden /> Refresh
-            integrations
+          <Button variant="ghost" size="sm" onClick={() => void refresh()}>
+            <RefreshCw className="h-3 w-3" aria-hidden /> Refresh integrations
           </Button>
         </div>
       ) : null}

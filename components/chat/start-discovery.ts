@@ -25,18 +25,20 @@ const UNREACHABLE = "Could not reach the server. Check your connection and try a
 /**
  * Runs conversation start (or a refresh) through its route, not a server action, so a slow server never holds
  * up the page's other actions; `onEvent` hears each integration as it answers. Resolves to an error message,
- * or undefined when it went through.
+ * or undefined when it went through; rejects when `signal` cancels it (the server then keeps what it had).
  */
 export async function startDiscovery(
   conversationId: string,
   refresh = false,
   onEvent?: (event: StartEvent) => void,
+  signal?: AbortSignal,
 ): Promise<string | undefined> {
   try {
     const response = await fetch(`/api/chat/${encodeURIComponent(conversationId)}/discovery`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/x-ndjson, application/json" },
       body: JSON.stringify({ refresh }),
+      signal,
     });
     if (!response.ok) {
       const body = (await response.json().catch(() => null)) as { error?: unknown } | null;
@@ -60,7 +62,8 @@ export async function startDiscovery(
       }
       if (done) return failure;
     }
-  } catch {
+  } catch (error) {
+    if (signal?.aborted) throw error;
     return UNREACHABLE;
   }
 }

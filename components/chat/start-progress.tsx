@@ -40,7 +40,13 @@ export function useStartProgress() {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** One chip per integration: connecting with the time so far, then ready with its tools, or failed and why. */
-export function StartProgress({ chips }: { chips: Chip[] }) {
+export function StartProgress({
+  chips,
+  label = "Connecting to the agent's integrations…",
+}: {
+  chips: Chip[];
+  label?: string;
+}) {
   const [startedAt] = useState(() => Date.now());
   const [now, setNow] = useState(startedAt);
   const waiting = chips.some((chip) => chip.status === "connecting");
@@ -53,7 +59,7 @@ export function StartProgress({ chips }: { chips: Chip[] }) {
     <div className="grid gap-2" role="status" aria-live="polite" data-testid="start-progress">
       <p className="flex items-center gap-2 text-sm text-muted-foreground">
         {waiting ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : null}
-        Connecting to the agent&apos;s integrations…
+        {label}
       </p>
       {chips.length ? (
         <ul className="flex flex-wrap gap-2 text-xs">

@@ -7,7 +7,6 @@ import { useActionState, useCallback, useEffect, useState, useTransition } from 
 import {
   deleteIntegrationAction,
   setEnabledAction,
-  testIntegrationAction,
   updateIntegrationAction,
 } from "@/app/(app)/integrations/actions";
 import type { FormState } from "@/components/forms/form-state";
@@ -18,6 +17,9 @@ import { Card, CardDescription, CardTitle } from "@/components/ui/card";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { postJson } from "@/components/ui/post-json";
+import { RunningFor } from "@/components/ui/running-for";
+import { useCancellable } from "@/components/ui/use-cancellable";
 import type { CatalogCredential } from "@/lib/mcp/catalog";
 import type { ConnectionTestResult, IntegrationView } from "@/lib/mcp/integrations-service";
 import { plural } from "@/lib/plural";
@@ -41,35 +43,45 @@ export function IntegrationDetail({
   oauthOutcome: OAuthOutcome;
 }) {
   const router = useRouter();
-  const [test, setTest] = useState<ConnectionTestResult | null>(null);
-  const [testing, startTest] = useTransition();
+  const [test, setTest] = useState<ConnectionTestResult | "cancelled" | null>(null);
+  const testing = useCancellable();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string>();
 
-  const runTest = useCallback(() => {
-    startTest(async () => {
-      setTest(await testIntegrationAction(integration.id));
-      router.refresh();
-    });
-  }, [integration.id, router]);
+  const { start } = testing;
+  const runTest = useCallback(async () => {
+    setTest(null);
+    const outcome = await start((signal) =>
+      postJson(`/api/integrations/${integration.id}/test`, {}, signal).catch((error: unknown) => {
+        if (signal.aborted) throw error;
+        return { ok: false as const, error: "Could not reach the app. Check your connection and try again." };
+      }),
+    );
+    if (outcome === "cancelled") return setTest("cancelled");
+    setTest(
+      outcome.ok ? (outcome.body as ConnectionTestResult) : { ok: false, latencyMs: 0, error: outcome.error },
+    );
+    router.refresh();
+  }, [integration.id, router, start]);
 
   // A new integration is tested straight away, so the admin sees at once whether it works; one that first needs
   // an OAuth connection would only fail.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, on arrival
   useEffect(() => {
     if (testOnLoad && integration.enabled && integration.oauth?.connection.status !== "not_connected")
-      runTest();
+      void runTest();
   }, []);
 
-  const capabilities = test?.ok
-    ? test.capabilities
-    : integration.discovered
-      ? {
-          tools: integration.discovered.tools,
-          resources: integration.discovered.resources,
-          prompts: integration.discovered.prompts,
-        }
-      : null;
+  const capabilities =
+    test !== "cancelled" && test?.ok
+      ? test.capabilities
+      : integration.discovered
+        ? {
+            tools: integration.discovered.tools,
+            resources: integration.discovered.resources,
+            prompts: integration.discovered.prompts,
+          }
+        : null;
 
   return (
     <div className="grid gap-6">
@@ -90,14 +102,19 @@ export function IntegrationDetail({
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <Button variant="secondary" onClick={runTest} disabled={testing || !integration.enabled}>
-            {testing ? (
+          <Button
+            variant="secondary"
+            onClick={() => void runTest()}
+            disabled={testing.running || !integration.enabled}
+          >
+            {testing.running ? (
               <Loader2 className="h-4 w-4 animate-spin" aria-hidden />
             ) : (
               <PlugZap className="h-4 w-4" aria-hidden />
             )}
-            {testing ? "Testing…" : "Test connection"}
+            {testing.running ? "Testing…" : "Test connection"}
           </Button>
+          <RunningFor run={testing} testId="test-elapsed" />
           {canManage ? (
             <>
               <Button
@@ -142,7 +159,11 @@ export function IntegrationDetail({
       {!integration.enabled ? (
         <Alert tone="info">This integration is disabled: its tools are not offered anywhere.</Alert>
       ) : null}
-      {test ? (
+      {test === "cancelled" ? (
+        <Alert tone="info">
+          <span data-testid="test-result">The test was cancelled; nothing was stored.</span>
+        </Alert>
+      ) : test ? (
         test.ok ? (
           <Alert tone="success">
             <span data-testid="test-result">

@@ -91,7 +91,7 @@ export async function prepareConversation(
   db: Database,
   ctx: UserContext,
   conversation: Conversation,
-  options: { refresh?: boolean; progress?: StartProgress } = {},
+  options: { refresh?: boolean; progress?: StartProgress; signal?: AbortSignal } = {},
 ): Promise<PreparedConversation> {
   const agent = conversation.agentId ? await getAgent(db, ctx, conversation.agentId).catch(() => null) : null;
   const resolvedAgent = agent ?? (await ensureDefaultAgent(db, ctx.orgId));
@@ -146,6 +146,8 @@ export async function prepareConversation(
     native,
   );
   let discovery = stored;
+  // A refresh the user cancelled keeps the conversation's discovery as it was.
+  options.signal?.throwIfAborted();
   if (!discovery) {
     discovery = {
       discoveredAt: new Date().toISOString(),

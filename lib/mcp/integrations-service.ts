@@ -474,16 +474,20 @@ export type ConnectionTestResult =
 // Unavailable answers a test reports as its outcome: the server could not be reached, or no process may start.
 const TEST_OUTCOMES = new Set<string>([McpErrorCode.MCP_CONNECTION_FAILED, McpErrorCode.MCP_PROCESS_LIMIT]);
 
-/** "Test connection": a live discovery, whose outcome is also stored as the integration's status. */
+/**
+ * "Test connection": a live discovery, whose outcome is also stored as the integration's status; `signal`
+ * cancels it on the server, and then nothing is stored.
+ */
 export async function testIntegration(
   db: Database,
   ctx: RequestContext,
   id: string,
+  { signal }: { signal?: AbortSignal } = {},
 ): Promise<ConnectionTestResult> {
   const row = await loadForOrg(db, ctx, id);
   const started = performance.now();
   try {
-    const capabilities = await mcpUseCases(db).discover.execute(ctx, { integrationId: row.id });
+    const capabilities = await mcpUseCases(db).discover.execute(ctx, { integrationId: row.id }, { signal });
     return { ok: true, latencyMs: Math.round(performance.now() - started), capabilities };
   } catch (error) {
     if (!(error instanceof AppError) || (error.status >= 500 && !TEST_OUTCOMES.has(error.code))) throw error;

@@ -64,7 +64,11 @@ export type McpConnectionConfig = {
 
 /** What the integration use cases need from an MCP client; tests may fake it. */
 export interface McpClientPort {
-  listCapabilities(config: McpConnectionConfig): Promise<{
+  /** `signal` cancels the listing: the server is told, and the call ends at once. */
+  listCapabilities(
+    config: McpConnectionConfig,
+    options?: { signal?: AbortSignal },
+  ): Promise<{
     tools: Tool[];
     resources: Resource[];
     prompts: Prompt[];

@@ -39,6 +39,12 @@ test("a capability written in the editor is tested, saved, and called by an MCP 
   await panel.getByRole("button", { name: "Run" }).click();
   await expect(page.getByTestId("test-run-result")).toContainText('"greeting": "Hello Ada"');
   await expect(page.getByTestId("test-run-logs")).toHaveText("greeting Ada");
+  // The panel is as tall as what it shows, not stretched to the form beside it.
+  const fits = await panel.evaluate((section) => {
+    const last = section.lastElementChild?.getBoundingClientRect().bottom ?? 0;
+    return section.getBoundingClientRect().bottom - last;
+  });
+  expect(fits).toBeLessThan(24);
   await panel.getByLabel("Arguments (JSON)").fill("{oops");
   await panel.getByRole("button", { name: "Run" }).click();
   await expect(panel.getByRole("alert")).toHaveText("The arguments are not valid JSON.");

@@ -152,6 +152,12 @@ test.describe
       await new LoginPage(page).login("tess@example.com", "one tool path");
       // Its own timeout is 30 s; the conversation waits only the discovery budget (3 s).
       await new IntegrationsPage(page).addCustom({ name: "Stuck", url: hang.url, timeoutSeconds: 30 });
+      // Its first test shows how long it has waited, and Cancel ends it without marking the server.
+      await expect(page.getByTestId("test-elapsed")).toHaveText(/^[1-9]\d* s$/);
+      await page.getByRole("button", { name: "Cancel" }).click();
+      await expect(page.getByTestId("test-result")).toHaveText("The test was cancelled; nothing was stored.");
+      await expect(page.getByRole("button", { name: "Test connection" })).toBeEnabled();
+      await expect(page.getByTestId("integration-status")).not.toHaveText("Failing");
       await script(page, [{ text: "Answered without waiting for Stuck." }]);
       await page.goto("/chat");
       await page.getByRole("button", { name: "New conversation" }).click();
@@ -169,6 +175,14 @@ test.describe
       expect((await modelRequests(page))[0]?.tools?.map((tool) => tool.function.name)).not.toContain(
         "stuck_echo",
       );
+
+      // Refreshing shows each server's chip again, with the time so far and a Cancel that keeps what was found.
+      await page.getByRole("button", { name: "Refresh integrations" }).click();
+      const refresh = page.getByTestId("refresh-progress");
+      await expect(refresh.getByTestId("start-chip").filter({ hasText: "Stuck" })).toHaveText(/connecting…/);
+      await expect(refresh.getByTestId("refresh-elapsed")).toHaveText(/^\d+ s$/);
+      await refresh.getByRole("button", { name: "Cancel" }).click();
+      await expect(banner).toContainText("Strict: 2 tools");
 
       await page.getByRole("button", { name: "Delete" }).click();
       await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();

@@ -9,11 +9,9 @@ import { requireApiContext } from "@/lib/auth/request-context";
 import { toActionError } from "@/lib/errors";
 import { booleanArg, formArg, idArg, invalidActionArgs } from "@/lib/http/action-args";
 import {
-  type ConnectionTestResult,
   createIntegration,
   deleteIntegration,
   setIntegrationEnabled,
-  testIntegration,
   updateIntegration,
 } from "@/lib/mcp/integrations-service";
 
@@ -182,18 +180,6 @@ export async function deleteIntegrationAction(id: string): Promise<FormState> {
   }
   revalidatePath("/integrations");
   redirect("/integrations");
-}
-
-export async function testIntegrationAction(id: string): Promise<ConnectionTestResult> {
-  const invalid = invalidActionArgs(idInput, { id });
-  if (invalid) return { ok: false, latencyMs: 0, error: invalid.error };
-  try {
-    const result = await testIntegration(getDb(), await requireApiContext(), id);
-    revalidatePath("/integrations");
-    return result;
-  } catch (error) {
-    return { ok: false, latencyMs: 0, error: toActionError(error, { action: "testIntegration" }).error };
-  }
 }
 
 /** Runs a tool from the tool runner; a refused call comes back with the message and, for bad arguments, each field's. */

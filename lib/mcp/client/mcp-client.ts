@@ -41,6 +41,19 @@ function isCallToolResult(result: CallToolResult | CompatibilityCallToolResult):
   return Array.isArray(result.content);
 }
 
+/**
+ * Settles with work, or rejects as soon as the signal fires: a cancelled caller stops waiting for a session that
+ * is still connecting (the pooled connect goes on for the callers that still want it).
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener("abort", abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
+}
+
 /** The MCP client on the official SDK, over pooled sessions. */
 export class SdkMcpClient implements McpClientPort {
   constructor(readonly pool: McpSessionPool) {}
@@ -51,7 +64,8 @@ export class SdkMcpClient implements McpClientPort {
     signal?: AbortSignal,
   ): Promise<T> {
     try {
-      return await this.pool.withSession(config, (session) => fn(session.client));
+      const work = this.pool.withSession(config, (session) => fn(session.client));
+      return await (signal ? untilAborted(work, signal) : work);
     } catch (error) {
       // The SDK reports a cancelled request as a timeout; the caller knows better.
       if (signal?.aborted)
@@ -64,33 +78,37 @@ export class SdkMcpClient implements McpClientPort {
     }
   }
 
-  async listCapabilities(config: McpConnectionConfig) {
-    const options = { timeout: config.timeoutMs };
-    return this.run(config, async (client) => {
-      const capabilities = client.getServerCapabilities() ?? {};
-      // Kept as the server listed them (the SDK's types), so every surface relays them unchanged.
-      const [tools, resources, prompts] = await Promise.all([
-        capabilities.tools
-          ? collectPages(async (cursor) => {
-              const page = await client.listTools(cursor ? { cursor } : {}, options);
-              return { items: page.tools, nextCursor: page.nextCursor };
-            })
-          : [],
-        capabilities.resources
-          ? collectPages(async (cursor) => {
-              const page = await client.listResources(cursor ? { cursor } : {}, options);
-              return { items: page.resources, nextCursor: page.nextCursor };
-            })
-          : [],
-        capabilities.prompts
-          ? collectPages(async (cursor) => {
-              const page = await client.listPrompts(cursor ? { cursor } : {}, options);
-              return { items: page.prompts, nextCursor: page.nextCursor };
-            })
-          : [],
-      ]);
-      return { tools, resources, prompts };
-    });
+  async listCapabilities(config: McpConnectionConfig, { signal }: { signal?: AbortSignal } = {}) {
+    const options = { timeout: config.timeoutMs, signal };
+    return this.run(
+      config,
+      async (client) => {
+        const capabilities = client.getServerCapabilities() ?? {};
+        // Kept as the server listed them (the SDK's types), so every surface relays them unchanged.
+        const [tools, resources, prompts] = await Promise.all([
+          capabilities.tools
+            ? collectPages(async (cursor) => {
+                const page = await client.listTools(cursor ? { cursor } : {}, options);
+                return { items: page.tools, nextCursor: page.nextCursor };
+              })
+            : [],
+          capabilities.resources
+            ? collectPages(async (cursor) => {
+                const page = await client.listResources(cursor ? { cursor } : {}, options);
+                return { items: page.resources, nextCursor: page.nextCursor };
+              })
+            : [],
+          capabilities.prompts
+            ? collectPages(async (cursor) => {
+                const page = await client.listPrompts(cursor ? { cursor } : {}, options);
+                return { items: page.prompts, nextCursor: page.nextCursor };
+              })
+            : [],
+        ]);
+        return { tools, resources, prompts };
+      },
+      signal,
+    );
   }
 
   async executeTool(

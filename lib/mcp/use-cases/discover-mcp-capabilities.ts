@@ -29,6 +29,7 @@ export class DiscoverMcpCapabilities {
   async execute(
     ctx: RequestContext | null | undefined,
     query: DiscoverMcpCapabilitiesQuery,
+    { signal }: { signal?: AbortSignal } = {},
   ): Promise<CapabilitiesResult> {
     const { logger, repository, client } = this.deps;
     const started = performance.now();
@@ -38,11 +39,12 @@ export class DiscoverMcpCapabilities {
       const config = this.deps.buildConnectionConfig(integration, ctx);
       let listed: Awaited<ReturnType<McpClientPort["listCapabilities"]>>;
       try {
-        listed = await client.listCapabilities(config);
+        listed = await client.listCapabilities(config, { signal });
       } catch (error) {
         const latencyMs = Math.round(performance.now() - started);
         const message = error instanceof AppError ? error.message : "Unexpected error occurred";
-        if (!saysNothingAboutTheServer(error, integration))
+        // Nor does a caller that stopped waiting.
+        if (!signal?.aborted && !saysNothingAboutTheServer(error, integration))
           await repository.recordDiscovery(integration.id, { ok: false, latencyMs, error: message });
         throw error;
       }

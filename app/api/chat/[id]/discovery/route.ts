@@ -25,13 +25,14 @@ export const POST = apiRoute<{ id: string }>("POST /api/chat/[id]/discovery", as
   const conversation = await getConversation(db, ctx, (await params).id);
   if (!refresh && conversation.discovery) return Response.json({ ok: true });
   if (!request.headers.get("accept")?.includes("application/x-ndjson")) {
-    await prepareConversation(db, ctx, conversation, { refresh });
+    await prepareConversation(db, ctx, conversation, { refresh, signal: request.signal });
     return Response.json({ ok: true });
   }
   const encoder = new TextEncoder();
+  // A browser that cancels (or leaves) closes the stream; nothing more is written to it.
+  let open = true;
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
-      let open = true;
       const send = (line: object) => {
         if (open) controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`));
       };
@@ -40,15 +41,19 @@ export const POST = apiRoute<{ id: string }>("POST /api/chat/[id]/discovery", as
         settled: (event) => send({ type: "settled", ...event }),
       };
       try {
-        await prepareConversation(db, ctx, conversation, { refresh, progress });
+        await prepareConversation(db, ctx, conversation, { refresh, progress, signal: request.signal });
         send({ type: "done" });
       } catch (error) {
+        if (request.signal.aborted) return;
         logger.warn("conversation start failed", { conversationId: conversation.id, err: error });
         send({ type: "failed", message: "Could not connect to the agent's integrations." });
       } finally {
+        if (open) controller.close();
         open = false;
-        controller.close();
       }
+    },
+    cancel() {
+      open = false;
     },
   });
   return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8" } });

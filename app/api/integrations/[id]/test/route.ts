@@ -1,0 +1,21 @@
+import { revalidatePath } from "next/cache";
+import { getDb } from "@/db/client";
+import { requireApiContext } from "@/lib/auth/request-context";
+import { apiRoute } from "@/lib/http/api-route";
+import { testIntegration } from "@/lib/mcp/integrations-service";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * "Test connection" on an integration's page, as the signed-in user. A route rather than a server action, so
+ * the browser can cancel it: a cancelled request cancels the listing on the MCP server and stores nothing.
+ */
+export const POST = apiRoute<{ id: string }>(
+  "POST /api/integrations/[id]/test",
+  async (request, { params }) => {
+    const ctx = await requireApiContext();
+    const result = await testIntegration(getDb(), ctx, (await params).id, { signal: request.signal });
+    revalidatePath("/integrations");
+    return Response.json(result);
+  },
+);
