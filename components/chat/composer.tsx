@@ -313,7 +313,7 @@ export function Composer({
         />
         {busy ? (
           <Button variant="secondary" onClick={onStop}>
-            <Square className="h-4 w-4" aria-hidden /> Stop
+            <Square className="h-4 w-4" aria-hidden /> <span className="sr-only sm:not-sr-only">Stop</span>
           </Button>
         ) : (
           <>
@@ -328,7 +328,8 @@ export function Composer({
               </Button>
             ) : null}
             <Button type="submit" disabled={(!text.trim() && ready.length === 0) || loading}>
-              <Send className="h-4 w-4" aria-hidden /> Send
+              {/* On a phone the icon alone leaves the message its width. */}
+              <Send className="h-4 w-4" aria-hidden /> <span className="sr-only sm:not-sr-only">Send</span>
             </Button>
           </>
         )}
