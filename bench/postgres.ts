@@ -13,9 +13,24 @@ export function requireDatabaseUrl(bench: string): string {
   return url;
 }
 
+/** Work done in a database, from PostgreSQL's statistics (every connection's, the app's included). */
+export interface DatabaseActivity {
+  /** Committed and rolled-back transactions: one per statement outside an explicit transaction. */
+  transactions: number;
+  rowsWritten: number;
+}
+
+// A busy connection reports its counts at most once a second, an idle one within 10 s.
+const STATS_SETTLE_MS = 10_500;
+
 export interface BenchDatabase {
   /** The new database's URL, for the app instances. */
   url: string;
+  /**
+   * The database's counters so far, once every connection has reported: it waits for that first, so call it
+   * when the load on the database has stopped.
+   */
+  settledActivity(): Promise<DatabaseActivity>;
   /** The bench's own connection to it, for seeding. */
   handle: DatabaseHandle;
   /** Closes the bench's connection and drops the database, ending any connection still open to it. */
@@ -47,5 +62,12 @@ export async function createBenchDatabase(serverUrl: string, label: string): Pro
     await drop();
     throw error;
   }
-  return { url: target.toString(), handle, drop };
+  const settledActivity = async () => {
+    await new Promise((resolve) => setTimeout(resolve, STATS_SETTLE_MS));
+    const [row] = await admin<{ transactions: string; rows_written: string }[]>`
+      select xact_commit + xact_rollback as transactions, tup_inserted + tup_updated + tup_deleted as rows_written
+      from pg_stat_database where datname = ${name}`;
+    return { transactions: Number(row?.transactions), rowsWritten: Number(row?.rows_written) };
+  };
+  return { url: target.toString(), handle, settledActivity, drop };
 }

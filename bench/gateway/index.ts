@@ -25,7 +25,7 @@ import { type RunningHub, startMcpHub } from "./mcp-hub";
  * warm-up, three repetitions interleaved, medians of each repetition's p50 and p99, through three paths:
  * directly; through mcp-hub 4.2 (its unified endpoint, which speaks HTTP+SSE to clients and Streamable HTTP to
  * the server); through Switchboard's POST /api/mcp, in an organization with 20 more integrations of 50 tools
- * each and 100 capabilities.
+ * each and 100 capabilities. Also the database transactions each call through Switchboard costs.
  *
  * Listings (tools/list, read as JSON without the SDK's per-tool checks, so the client's own work stays small):
  * that organization, sequentially; and one with 10,000 tools (200 integrations × 50), alone and by 8 clients at
@@ -122,9 +122,14 @@ try {
   };
   for (const path of paths) await sample(call(path), Math.ceil(CALLS / 10), 0);
   const calls = paths.map(() => [] as number[][]);
+  const WARMUP = 20;
+  // Only the calls through Switchboard touch the database while they run.
+  const before = await database.settledActivity();
   for (let r = 0; r < REPETITIONS; r++) {
-    for (const [i, path] of paths.entries()) calls[i]?.push(await sample(call(path), CALLS, 20));
+    for (const [i, path] of paths.entries()) calls[i]?.push(await sample(call(path), CALLS, WARMUP));
   }
+  const after = await database.settledActivity();
+  const transactionsPerCall = (after.transactions - before.transactions) / (REPETITIONS * (CALLS + WARMUP));
   const p50 = calls.map((reps) => median(reps.map((times) => percentile(times, 50))));
   const p99 = calls.map((reps) => median(reps.map((times) => percentile(times, 99))));
 
@@ -163,7 +168,7 @@ try {
     row(`tools/list, ${listed10k} tools, ${LIST_CLIENTS} clients at once`, concurrent10k),
   ]);
   console.log(
-    `Call figures are medians of ${REPETITIONS} interleaved repetitions. App memory (RSS): ${rssBefore.toFixed(0)} MB before the 10,000-tool listings, ${rssAfter.toFixed(0)} MB after.`,
+    `Call figures are medians of ${REPETITIONS} interleaved repetitions. Each call through Switchboard costs ${transactionsPerCall.toFixed(2)} database transactions. App memory (RSS): ${rssBefore.toFixed(0)} MB before the 10,000-tool listings, ${rssAfter.toFixed(0)} MB after.`,
   );
 
   const [direct, viaHub, viaGateway] = [0, 1, 2].map((i) => ({ p50: p50[i] ?? 0, p99: p99[i] ?? 0 }));
@@ -176,6 +181,7 @@ try {
   result("call_p99_vs_direct", viaGateway.p99 / direct.p99);
   result("call_p50_vs_mcphub", viaGateway.p50 / viaHub.p50);
   result("mcphub_p50_vs_direct", viaHub.p50 / direct.p50);
+  result("gateway_db_transactions_per_call", transactionsPerCall);
   result("list_tools", listed);
   result("list_p50_ms", percentile(listTimes, 50));
   result("list10k_tools", listed10k);

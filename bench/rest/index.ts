@@ -5,14 +5,15 @@ import { type LoadResult, runLoad, runLoads } from "../load";
 import { benchEnvironment, buildIfNeeded, type RunningApp, startApp } from "../next-app";
 import { createBenchDatabase, requireDatabaseUrl } from "../postgres";
 import { addIntegration, closeBenchClients, createBenchApiKeys, createBenchOrganization } from "../seed";
-import { percentile, printTable, result } from "../stats";
+import { percentile, printTable, result, sample } from "../stats";
 
 /**
  * REST throughput of the app as deployed: the production build served by `next start` on PostgreSQL, loaded over
  * HTTP from this process with 32 connections for BENCH_SECONDS (10) each. The baseline is a trivial route of the
  * same build (GET /api/ping); against it, POST /api/mcp/invoke of the built-in node_knowledge_retriever (3 nodes)
  * and of an integration's echo (server-everything over Streamable HTTP). For reference, a bare Node server
- * answering the built-in's JSON; and two instances on the same database loaded together against one.
+ * answering the built-in's JSON; two instances on the same database loaded together against one; and each path
+ * one request at a time, with the database transactions it costs (from PostgreSQL's statistics).
  *
  * Logging is at its default. The rate limit is counted on every request, its database write on the path, but at
  * its default of 600 a minute a key it would refuse almost all of a load test, and only API_RATE_LIMIT_PER_MINUTE
@@ -25,6 +26,7 @@ const connections = 32;
 const basePort = Number(process.env.BENCH_PORT ?? 3210);
 const ports = { app: basePort, second: basePort + 1, bare: basePort + 2, upstream: basePort + 3 };
 const RATE_LIMIT = "100000000";
+const SEQUENTIAL = 200;
 
 const shared = benchEnvironment();
 buildIfNeeded();
@@ -100,7 +102,7 @@ try {
   await runLoad({ ...bareTarget, connections, seconds: 1 });
 
   const runs: Record<string, LoadResult[]> = { trivial: [], builtin: [], integration: [], bare: [], two: [] };
-  let twoInstanceRps: number[] = [];
+  const twoInstanceRps: number[] = [];
   for (let r = 0; r < repeat; r++) {
     for (const [name, target] of Object.entries(targets))
       runs[name]?.push(await runLoad({ ...target(app.origin), connections, seconds }));
@@ -111,7 +113,29 @@ try {
       { ...targets.builtin(second.origin), connections: connections / 2, seconds },
     ]);
     runs.two?.push(...both);
-    twoInstanceRps = [...twoInstanceRps, both.reduce((sum, run) => sum + run.rps, 0)];
+    twoInstanceRps.push(both.reduce((sum, run) => sum + run.rps, 0));
+  }
+
+  // One request at a time, on a quiet app: its latency, and the database work each request does.
+  const send = async ({ url, body, headers: sent }: Target) => {
+    const response = await fetch(url, {
+      method: body ? "POST" : "GET",
+      headers: { "content-type": "application/json", ...sent },
+      body,
+    });
+    await response.arrayBuffer();
+  };
+  const alone: Record<string, { p50: number; transactions: number; rowsWritten: number }> = {};
+  let before = await database.settledActivity();
+  for (const [name, target] of Object.entries(targets)) {
+    const times = await sample(() => send(target(app.origin)), SEQUENTIAL, 0);
+    const after = await database.settledActivity();
+    alone[name] = {
+      p50: percentile(times, 50),
+      transactions: (after.transactions - before.transactions) / SEQUENTIAL,
+      rowsWritten: (after.rowsWritten - before.rowsWritten) / SEQUENTIAL,
+    };
+    before = after;
   }
 
   const median = (values: number[]) => percentile(values, 50);
@@ -146,6 +170,14 @@ try {
       };
     }),
   );
+  printTable(
+    Object.entries(alone).map(([name, figures]) => ({
+      [`one request at a time (${SEQUENTIAL})`]: name,
+      p50_ms: figures.p50.toFixed(2),
+      db_transactions_per_request: figures.transactions.toFixed(2),
+      db_rows_written_per_request: figures.rowsWritten.toFixed(2),
+    })),
+  );
   console.log(
     `App memory after the runs: ${apps.map((a) => `${a.rssMb().toFixed(0)} MB`).join(", ")} (RSS).`,
   );
@@ -161,6 +193,10 @@ try {
   result("bare_node_rps", rps("bare"));
   result("trivial_next_vs_bare_node", rps("trivial") / rps("bare"));
   result("rps_vs_baseline", rps("builtin") / rps("bare"));
+  for (const [name, figures] of Object.entries(alone)) {
+    result(`${name}_sequential_p50_ms`, figures.p50);
+    result(`${name}_db_transactions_per_request`, figures.transactions);
+  }
   result("two_instances_rps", median(twoInstanceRps));
   result("two_vs_one_instances", median(twoInstanceRps) / rps("builtin"));
   result(
