@@ -24,6 +24,7 @@ export interface DatabaseActivity {
 const STATS_SETTLE_MS = 10_500;
 
 export interface BenchDatabase {
+  name: string;
   /** The new database's URL, for the app instances. */
   url: string;
   /**
@@ -69,5 +70,5 @@ export async function createBenchDatabase(serverUrl: string, label: string): Pro
       from pg_stat_database where datname = ${name}`;
     return { transactions: Number(row?.transactions), rowsWritten: Number(row?.rows_written) };
   };
-  return { url: target.toString(), handle, settledActivity, drop };
+  return { name, url: target.toString(), handle, settledActivity, drop };
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { createCapability } from "@/lib/capabilities/store";
 import { startEverything } from "../../tests/fixtures/mcp/start-fixture";
 import { ApiKeyRing } from "../api-key-ring";
+import { type CpuSources, postgresBackends, startCpuMeter } from "../cpu";
 import { benchEnvironment, buildIfNeeded, type RunningApp, startApp } from "../next-app";
 import { createBenchDatabase, requireDatabaseUrl } from "../postgres";
 import {
@@ -123,13 +124,32 @@ try {
   for (const path of paths) await sample(call(path), Math.ceil(CALLS / 10), 0);
   const calls = paths.map(() => [] as number[][]);
   const WARMUP = 20;
+  const callsMade = REPETITIONS * (CALLS + WARMUP);
+  // The CPU time each process spends per call: where the time goes.
+  const appPid = app.pid;
+  const hubPid = hub.pid;
+  const cpuSources: CpuSources = {
+    app: () => [appPid],
+    postgres: () => postgresBackends(database.name),
+    hub: () => [hubPid],
+    upstream: () => (upstream.process.pid ? [upstream.process.pid] : []),
+    bench: () => [process.pid],
+  };
+  const cpuPerCall = paths.map(() => ({}) as Record<string, number>);
   // Only the calls through Switchboard touch the database while they run.
   const before = await database.settledActivity();
   for (let r = 0; r < REPETITIONS; r++) {
-    for (const [i, path] of paths.entries()) calls[i]?.push(await sample(call(path), CALLS, WARMUP));
+    for (const [i, path] of paths.entries()) {
+      const stopMeter = startCpuMeter(cpuSources);
+      calls[i]?.push(await sample(call(path), CALLS, WARMUP));
+      for (const [source, ms] of Object.entries(stopMeter())) {
+        const spent = cpuPerCall[i] as Record<string, number>;
+        spent[source] = (spent[source] ?? 0) + ms / callsMade;
+      }
+    }
   }
   const after = await database.settledActivity();
-  const transactionsPerCall = (after.transactions - before.transactions) / (REPETITIONS * (CALLS + WARMUP));
+  const transactionsPerCall = (after.transactions - before.transactions) / callsMade;
   const p50 = calls.map((reps) => median(reps.map((times) => percentile(times, 50))));
   const p99 = calls.map((reps) => median(reps.map((times) => percentile(times, 99))));
 
@@ -145,11 +165,18 @@ try {
   const single10k = await sample(() => listAll(lister), Math.ceil(LISTS_10K / 2), 2);
   const listers = [lister];
   for (let i = 1; i < LIST_CLIENTS; i++) listers.push(await connect(gatewayUrl, { ring: hugeKeys }));
+  const stopListMeter = startCpuMeter(cpuSources);
   const concurrent10k = (
     await Promise.all(listers.map((client) => sample(() => listAll(client), LISTS_10K, 2)))
   ).flat();
+  const listCpu = stopListMeter();
+  const perListing = (ms = 0) => ms / (LIST_CLIENTS * (LISTS_10K + 2));
   const rssAfter = app.rssMb();
 
+  const cpuColumns = (cpu: Record<string, number>) =>
+    Object.fromEntries(
+      Object.keys(cpuSources).map((source) => [`${source}_cpu_ms`, Number((cpu[source] ?? 0).toFixed(2))]),
+    );
   const row = (measurement: string, times: number[], samples = times.length) => ({
     measurement,
     samples,
@@ -162,13 +189,19 @@ try {
       samples: (calls[i] ?? []).reduce((sum, times) => sum + times.length, 0),
       p50_ms: Number((p50[i] ?? Number.NaN).toFixed(2)),
       p99_ms: Number((p99[i] ?? Number.NaN).toFixed(2)),
+      ...cpuColumns(cpuPerCall[i] ?? {}),
     })),
     row(`tools/list, ${listed} tools, 1 client`, listTimes),
     row(`tools/list, ${listed10k} tools, 1 client`, single10k),
-    row(`tools/list, ${listed10k} tools, ${LIST_CLIENTS} clients at once`, concurrent10k),
+    {
+      ...row(`tools/list, ${listed10k} tools, ${LIST_CLIENTS} clients at once`, concurrent10k),
+      ...cpuColumns(
+        Object.fromEntries(Object.entries(listCpu).map(([source, ms]) => [source, perListing(ms)])),
+      ),
+    },
   ]);
   console.log(
-    `Call figures are medians of ${REPETITIONS} interleaved repetitions. Each call through Switchboard costs ${transactionsPerCall.toFixed(2)} database transactions. App memory (RSS): ${rssBefore.toFixed(0)} MB before the 10,000-tool listings, ${rssAfter.toFixed(0)} MB after.`,
+    `Call figures are medians of ${REPETITIONS} interleaved repetitions; *_cpu_ms is the CPU time per call (or listing) of each process: the app, its PostgreSQL server processes, mcp-hub, server-everything, and this client. Each call through Switchboard costs ${transactionsPerCall.toFixed(2)} database transactions. App memory (RSS): ${rssBefore.toFixed(0)} MB before the 10,000-tool listings, ${rssAfter.toFixed(0)} MB after.`,
   );
 
   const [direct, viaHub, viaGateway] = [0, 1, 2].map((i) => ({ p50: p50[i] ?? 0, p99: p99[i] ?? 0 }));
@@ -182,12 +215,15 @@ try {
   result("call_p50_vs_mcphub", viaGateway.p50 / viaHub.p50);
   result("mcphub_p50_vs_direct", viaHub.p50 / direct.p50);
   result("gateway_db_transactions_per_call", transactionsPerCall);
+  result("gateway_app_cpu_ms_per_call", cpuPerCall[2]?.app ?? Number.NaN);
+  result("mcphub_cpu_ms_per_call", cpuPerCall[1]?.hub ?? Number.NaN);
   result("list_tools", listed);
   result("list_p50_ms", percentile(listTimes, 50));
   result("list10k_tools", listed10k);
   result("list10k_single_p50_ms", percentile(single10k, 50));
   result("list10k_p50_ms", percentile(concurrent10k, 50));
   result("list10k_p99_ms", percentile(concurrent10k, 99));
+  result("list10k_app_cpu_ms_per_listing", perListing(listCpu.app));
   result("list10k_rss_mb", rssAfter);
 } finally {
   await Promise.allSettled(clients.map((client) => client.close()));

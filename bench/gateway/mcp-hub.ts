@@ -7,6 +7,7 @@ const hubBin = path.resolve(import.meta.dirname, "../../node_modules/mcp-hub/dis
 const STARTUP_TIMEOUT_MS = 30_000;
 
 export interface RunningHub {
+  pid: number;
   /**
    * mcp-hub's unified MCP endpoint, `/mcp`: the legacy HTTP+SSE transport (GET opens the stream, POST
    * `/messages` carries the requests); 4.2 serves no Streamable HTTP there.
@@ -68,6 +69,7 @@ export async function startMcpHub(options: { port: number; upstreamUrl: string }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   return {
+    pid: child.pid ?? 0,
     url: `http://127.0.0.1:${options.port}/mcp`,
     toolName: (tool) => `everything__${tool}`,
     stop,

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { Client } from "undici";
 import { createCapability } from "@/lib/capabilities/store";
+import { postgresBackends, startCpuMeter } from "../cpu";
 import { benchEnvironment, buildIfNeeded, type RunningApp, startApp } from "../next-app";
 import { createBenchDatabase, requireDatabaseUrl } from "../postgres";
 import { createBenchOrganization, createBenchOwner, insertStoredIntegrations } from "../seed";
@@ -11,7 +12,8 @@ import { percentile, printTable, result } from "../stats";
  * Time to first byte of the dashboard (/admin) against the Overview page (/) for a signed-in owner of a small
  * organization (3 integrations, 3 capabilities, 2,000 usage records over the last 30 days, a day of health
  * checks), on the production build served by `next start` on PostgreSQL, logging at its default.
- * BENCH_FETCHES (30) sequential fetches of each after a warm-up, interleaved, over one keep-alive connection.
+ * BENCH_FETCHES (30) sequential fetches of each after a warm-up, interleaved, over one keep-alive connection;
+ * with the CPU time each page costs the app and PostgreSQL.
  */
 const databaseUrl = requireDatabaseUrl("pages");
 const FETCHES = Number(process.env.BENCH_FETCHES ?? 30);
@@ -71,12 +73,24 @@ try {
     { name: "Dashboard (/admin)", path: "/admin", expect: "Tool calls over time" },
   ];
   for (let i = 0; i < WARMUP; i++) for (const page of pages) await load(page.path, page.expect);
-  const times = pages.map(() => ({ ttfb: [] as number[], total: [] as number[] }));
+  const times = pages.map(() => ({
+    ttfb: [] as number[],
+    total: [] as number[],
+    cpu: {} as Record<string, number>,
+  }));
+  // The CPU time of the app and of its PostgreSQL server processes per page: which of them the time goes to.
+  const appPid = app.pid;
+  const cpuSources = { app: () => [appPid], postgres: () => postgresBackends(database.name) };
   for (let i = 0; i < FETCHES; i++) {
     for (const [p, page] of pages.entries()) {
+      const stopMeter = startCpuMeter(cpuSources);
       const { ttfb, total } = await load(page.path, page.expect);
-      times[p]?.ttfb.push(ttfb);
-      times[p]?.total.push(total);
+      const measured = times[p];
+      if (!measured) continue;
+      measured.ttfb.push(ttfb);
+      measured.total.push(total);
+      for (const [source, ms] of Object.entries(stopMeter()))
+        measured.cpu[source] = (measured.cpu[source] ?? 0) + ms / FETCHES;
     }
   }
 
@@ -87,13 +101,19 @@ try {
       ttfb_p50_ms: Number(percentile(times[p]?.ttfb ?? [], 50).toFixed(1)),
       ttfb_p90_ms: Number(percentile(times[p]?.ttfb ?? [], 90).toFixed(1)),
       total_p50_ms: Number(percentile(times[p]?.total ?? [], 50).toFixed(1)),
+      app_cpu_ms: Number((times[p]?.cpu.app ?? 0).toFixed(1)),
+      postgres_cpu_ms: Number((times[p]?.cpu.postgres ?? 0).toFixed(1)),
     })),
   );
+  console.log("*_cpu_ms: CPU time per page of the app and of its PostgreSQL server processes (means).");
   const [overview, dashboard] = times;
   if (!overview || !dashboard) throw new Error("missing measurements");
   result("overview_ttfb_p50_ms", percentile(overview.ttfb, 50));
   result("dashboard_ttfb_p50_ms", percentile(dashboard.ttfb, 50));
   result("dashboard_vs_overview_ttfb", percentile(dashboard.ttfb, 50) / percentile(overview.ttfb, 50));
+  result("overview_app_cpu_ms", overview.cpu.app ?? Number.NaN);
+  result("dashboard_app_cpu_ms", dashboard.cpu.app ?? Number.NaN);
+  result("dashboard_postgres_cpu_ms", dashboard.cpu.postgres ?? Number.NaN);
 } finally {
   await http?.close();
   await app?.stop();

@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import { createKnowledgeNode } from "@/lib/knowledge/nodes";
 import { startEverything } from "../../tests/fixtures/mcp/start-fixture";
+import { type CpuSources, postgresBackends, startCpuMeter } from "../cpu";
 import { type LoadResult, runLoad, runLoads } from "../load";
 import { benchEnvironment, buildIfNeeded, type RunningApp, startApp } from "../next-app";
 import { createBenchDatabase, requireDatabaseUrl } from "../postgres";
@@ -13,7 +14,8 @@ import { percentile, printTable, result, sample } from "../stats";
  * same build (GET /api/ping); against it, POST /api/mcp/invoke of the built-in node_knowledge_retriever (3 nodes)
  * and of an integration's echo (server-everything over Streamable HTTP). For reference, a bare Node server
  * answering the built-in's JSON; two instances on the same database loaded together against one; and each path
- * one request at a time, with the database transactions it costs (from PostgreSQL's statistics).
+ * one request at a time, with the database transactions it costs (from PostgreSQL's statistics). Each load run
+ * also reports the CPU time per request of the app, PostgreSQL, the upstream and the load generator.
  *
  * Logging is at its default. The rate limit is counted on every request, its database write on the path, but at
  * its default of 600 a minute a key it would refuse almost all of a load test, and only API_RATE_LIMIT_PER_MINUTE
@@ -67,19 +69,20 @@ try {
     integration: (origin) => ({ url: `${origin}/api/mcp/invoke`, body: integrationBody, headers }),
   };
 
+  const send = async ({ url, body, headers: sent }: Target) => {
+    const response = await fetch(url, {
+      method: body ? "POST" : "GET",
+      headers: { "content-type": "application/json", ...sent },
+      body,
+    });
+    return { status: response.status, text: await response.text() };
+  };
   // Each answers once before any load, or the bench stops with what it said.
   const answers: Record<string, string> = {};
   for (const instance of apps) {
     for (const [name, target] of Object.entries(targets)) {
-      const { url, body, headers: sent } = target(instance.origin);
-      const response = await fetch(url, {
-        method: body ? "POST" : "GET",
-        headers: { "content-type": "application/json", ...sent },
-        body,
-      });
-      const text = await response.text();
-      if (!response.ok)
-        throw new Error(`${name} on port ${instance.port} answered ${response.status}: ${text}`);
+      const { status, text } = await send(target(instance.origin));
+      if (status !== 200) throw new Error(`${name} on port ${instance.port} answered ${status}: ${text}`);
       answers[name] = text;
     }
   }
@@ -101,30 +104,55 @@ try {
       await runLoad({ ...target(instance.origin), connections, seconds: 2 });
   await runLoad({ ...bareTarget, connections, seconds: 1 });
 
-  const runs: Record<string, LoadResult[]> = { trivial: [], builtin: [], integration: [], bare: [], two: [] };
-  const twoInstanceRps: number[] = [];
+  // The CPU time each process spends in a run, per request: where the time goes on a machine that is full.
+  const cpuSources = (instances: RunningApp[]): CpuSources => ({
+    app: () => instances.map((instance) => instance.pid),
+    postgres: () => postgresBackends(database.name),
+    upstream: () => (upstream.process.pid ? [upstream.process.pid] : []),
+    bench: () => [process.pid],
+  });
+  interface Run {
+    results: LoadResult[];
+    rps: number;
+    cpuMsPerRequest: Record<string, number>;
+  }
+  const measure = async (instances: RunningApp[], loads: Parameters<typeof runLoad>[0][]): Promise<Run> => {
+    const stopMeter = startCpuMeter(cpuSources(instances));
+    const results = await runLoads(loads);
+    const cpu = stopMeter();
+    const requests = results.reduce((sum, run) => sum + run.requests, 0);
+    return {
+      results,
+      rps: results.reduce((sum, run) => sum + run.rps, 0),
+      cpuMsPerRequest: Object.fromEntries(Object.entries(cpu).map(([name, ms]) => [name, ms / requests])),
+    };
+  };
+  const runs: Record<"trivial" | "builtin" | "integration" | "bare" | "two", Run[]> = {
+    trivial: [],
+    builtin: [],
+    integration: [],
+    bare: [],
+    two: [],
+  };
   for (let r = 0; r < repeat; r++) {
     for (const [name, target] of Object.entries(targets))
-      runs[name]?.push(await runLoad({ ...target(app.origin), connections, seconds }));
-    runs.bare?.push(await runLoad({ ...bareTarget, connections, seconds }));
+      runs[name as keyof typeof targets].push(
+        await measure([app], [{ ...target(app.origin), connections, seconds }]),
+      );
+    runs.bare.push(await measure([], [{ ...bareTarget, connections, seconds }]));
     // The same load split over two instances on the same database.
-    const both = await runLoads([
-      { ...targets.builtin(app.origin), connections: connections / 2, seconds },
-      { ...targets.builtin(second.origin), connections: connections / 2, seconds },
-    ]);
-    runs.two?.push(...both);
-    twoInstanceRps.push(both.reduce((sum, run) => sum + run.rps, 0));
+    runs.two.push(
+      await measure(
+        [app, second],
+        [
+          { ...targets.builtin(app.origin), connections: connections / 2, seconds },
+          { ...targets.builtin(second.origin), connections: connections / 2, seconds },
+        ],
+      ),
+    );
   }
 
   // One request at a time, on a quiet app: its latency, and the database work each request does.
-  const send = async ({ url, body, headers: sent }: Target) => {
-    const response = await fetch(url, {
-      method: body ? "POST" : "GET",
-      headers: { "content-type": "application/json", ...sent },
-      body,
-    });
-    await response.arrayBuffer();
-  };
   const alone: Record<string, { p50: number; transactions: number; rowsWritten: number }> = {};
   let before = await database.settledActivity();
   for (const [name, target] of Object.entries(targets)) {
@@ -139,36 +167,41 @@ try {
   }
 
   const median = (values: number[]) => percentile(values, 50);
-  const rps = (name: string) => median((runs[name] ?? []).map((run) => run.rps));
-  const rows: [string, string, LoadResult[]][] = [
-    ["GET /api/ping (trivial route, baseline)", "1", runs.trivial ?? []],
-    ["POST /api/mcp/invoke node_knowledge_retriever", "1", runs.builtin ?? []],
-    ["POST /api/mcp/invoke echo_echo (integration)", "1", runs.integration ?? []],
-    ["bare Node http, same JSON (reference)", "-", runs.bare ?? []],
-    ["POST /api/mcp/invoke node_knowledge_retriever", "2 (16+16)", runs.two ?? []],
+  const rps = (name: keyof typeof runs) => median(runs[name].map((run) => run.rps));
+  const rows: [string, string, keyof typeof runs][] = [
+    ["GET /api/ping (trivial route, baseline)", "1", "trivial"],
+    ["POST /api/mcp/invoke node_knowledge_retriever", "1", "builtin"],
+    ["POST /api/mcp/invoke echo_echo (integration)", "1", "integration"],
+    ["bare Node http, same JSON (reference)", "-", "bare"],
+    ["POST /api/mcp/invoke node_knowledge_retriever", "2 (16+16)", "two"],
   ];
   printTable(
-    rows.map(([path, instances, list]) => {
-      const latencies = list.flatMap((run) => run.latenciesMs);
+    rows.map(([path, instances, name]) => {
+      const results = runs[name].flatMap((run) => run.results);
+      const latencies = results.flatMap((run) => run.latenciesMs);
       const statuses: Record<number, number> = {};
-      for (const run of list)
+      for (const run of results)
         for (const [status, n] of Object.entries(run.statuses))
           statuses[Number(status)] = (statuses[Number(status)] ?? 0) + n;
+      const cpu = (source: string) => median(runs[name].map((run) => run.cpuMsPerRequest[source] ?? 0));
       return {
         path,
         instances,
-        requests: list.reduce((sum, run) => sum + run.requests, 0),
-        rps: (instances.startsWith("2")
-          ? median(twoInstanceRps)
-          : median(list.map((run) => run.rps))
-        ).toFixed(0),
+        requests: results.reduce((sum, run) => sum + run.requests, 0),
+        rps: rps(name).toFixed(0),
         p50_ms: percentile(latencies, 50).toFixed(2),
         p99_ms: percentile(latencies, 99).toFixed(2),
         statuses: Object.entries(statuses)
           .map(([status, n]) => `${status}×${n}`)
           .join(" "),
+        ...Object.fromEntries(
+          Object.keys(cpuSources([])).map((source) => [`${source}_cpu_ms`, cpu(source).toFixed(2)]),
+        ),
       };
     }),
+  );
+  console.log(
+    "*_cpu_ms: CPU time per request of the app, its PostgreSQL server processes, the upstream MCP server and this process (load and, for the reference row, the bare server).",
   );
   printTable(
     Object.entries(alone).map(([name, figures]) => ({
@@ -182,7 +215,8 @@ try {
     `App memory after the runs: ${apps.map((a) => `${a.rssMb().toFixed(0)} MB`).join(", ")} (RSS).`,
   );
 
-  const builtinLatencies = (runs.builtin ?? []).flatMap((run) => run.latenciesMs);
+  const builtinLatencies = runs.builtin.flatMap((run) => run.results.flatMap((r) => r.latenciesMs));
+  const appCpu = (name: keyof typeof runs) => median(runs[name].map((run) => run.cpuMsPerRequest.app ?? 0));
   result("trivial_next_rps", rps("trivial"));
   result("builtin_rps", rps("builtin"));
   result("integration_rps", rps("integration"));
@@ -197,13 +231,15 @@ try {
     result(`${name}_sequential_p50_ms`, figures.p50);
     result(`${name}_db_transactions_per_request`, figures.transactions);
   }
-  result("two_instances_rps", median(twoInstanceRps));
-  result("two_vs_one_instances", median(twoInstanceRps) / rps("builtin"));
+  result("trivial_app_cpu_ms_per_request", appCpu("trivial"));
+  result("builtin_app_cpu_ms_per_request", appCpu("builtin"));
+  result("integration_app_cpu_ms_per_request", appCpu("integration"));
+  result("two_instances_rps", rps("two"));
+  result("two_vs_one_instances", rps("two") / rps("builtin"));
   result(
     "errors",
-    Object.entries(runs)
-      .filter(([name]) => name !== "bare")
-      .flatMap(([, list]) => list)
+    [...runs.trivial, ...runs.builtin, ...runs.integration, ...runs.two]
+      .flatMap((run) => run.results)
       .reduce((sum, run) => sum + run.errors, 0),
   );
 } finally {
