@@ -1,134 +1,294 @@
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import * as schema from "@/db/schema";
+import { request } from "undici";
+import { z } from "zod";
+import { createCapability } from "@/lib/capabilities/store";
 import { startEverything } from "../../tests/fixtures/mcp/start-fixture";
-import { openBenchDatabase } from "../embedded-database";
+import { ApiKeyRing } from "../api-key-ring";
+import { type CpuSources, postgresBackends, startCpuMeter } from "../cpu";
+import { benchEnvironment, buildIfNeeded, type RunningApp, startApp } from "../next-app";
+import { createBenchDatabase, requireDatabaseUrl } from "../postgres";
+import {
+  addIntegration,
+  closeBenchClients,
+  createBenchApiKeys,
+  createBenchOrganization,
+  insertStoredIntegrations,
+} from "../seed";
 import { percentile, printTable, result, sample } from "../stats";
+import { type RunningHub, startMcpHub } from "./mcp-hub";
 
 /**
- * The gateway's overhead: p50/p99 of tools/call on Everything's echo through POST /api/mcp (its route handler
- * behind a plain Node HTTP server, embedded database) against the SDK client calling Everything directly, in an
- * organization with 20 more integrations of 50 tools each and 100 capabilities, and tools/list latency there.
+ * The gateway as deployed: the production build served by `next start` on PostgreSQL, with logging and the rate
+ * limit at their defaults, called over HTTP from this process with the MCP SDK's client.
+ *
+ * Calls: BENCH_CALLS (1,000) sequential tools/call of server-everything's echo (over Streamable HTTP) after a
+ * warm-up, three repetitions interleaved, medians of each repetition's p50 and p99, through three paths:
+ * directly; through mcp-hub 4.2 (its unified endpoint, which speaks HTTP+SSE to clients and Streamable HTTP to
+ * the server); through Switchboard's POST /api/mcp, in an organization with 20 more integrations of 50 tools
+ * each and 100 capabilities. Also the database transactions each call through Switchboard costs.
+ *
+ * Listings (tools/list, each answer read to its last byte, see connectLister): that organization, sequentially;
+ * and one with 10,000 tools (200 integrations × 50), alone and by 8 clients at once. Integrations other than
+ * echo are stored discoveries: listings read those, never the servers.
+ *
+ * The rate limit stays at 600 a minute a key: requests take the organization's keys in turn, each for at most 500
+ * a minute (ApiKeyRing), so every request is counted and none is refused.
  */
-process.env.MCP_ALLOW_PRIVATE_NETWORKS = "true";
-process.env.LOG_LEVEL = "silent";
-process.env.API_RATE_LIMIT_PER_MINUTE = "0";
-const CALLS = Number(process.env.BENCH_CALLS ?? 300);
+const databaseUrl = requireDatabaseUrl("gateway");
+const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
+const REPETITIONS = 3;
 const LISTS = Number(process.env.BENCH_LISTS ?? 50);
+const LISTS_10K = Number(process.env.BENCH_LISTS_10K ?? 20);
+const LIST_CLIENTS = 8;
+const KEYS = 60;
+const basePort = Number(process.env.BENCH_PORT ?? 3220);
+const ports = { upstream: basePort, hub: basePort + 1, app: basePort + 2 };
 
-const handle = await openBenchDatabase();
+const shared = benchEnvironment();
+buildIfNeeded();
+const database = await createBenchDatabase(databaseUrl, "gateway");
+const upstream = await startEverything("streamableHttp", { port: ports.upstream });
+let hub: RunningHub | undefined;
+let app: RunningApp | undefined;
+const clients: Client[] = [];
 
-// Loaded after the environment above is set, since the app reads it once.
-const { POST } = await import("@/app/api/mcp/route");
-const { createApiKey } = await import("@/lib/api-keys/api-keys");
-const { createCapability } = await import("@/lib/capabilities/store");
-const { createIntegration, testIntegration } = await import("@/lib/mcp/integrations-service");
-const { createOrganization } = await import("@/lib/orgs/organizations");
-const { mcpIntegrations } = schema;
-
-async function toRequest(req: IncomingMessage, port: number): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers))
-    if (typeof value === "string") headers.set(name, value);
-  return new Request(`http://127.0.0.1:${port}${req.url}`, {
-    method: req.method,
-    headers,
-    body: req.method === "POST" ? Buffer.concat(chunks) : undefined,
+/**
+ * A client listing tools through the gateway that receives each answer to its last byte, as sent (compressed when
+ * the app compresses), without decoding it, so the figure is the server's: decompressing, parsing and checking a
+ * 10,000-tool answer (1.5 MB) costs a client 20–35 ms of CPU, on the same two cores as the app. The SDK's client
+ * makes the handshake, and a session, if the gateway hands one out, is used.
+ */
+async function connectLister(url: string, ring: ApiKeyRing) {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: ring.fetch });
+  const client = new Client({ name: "switchboard-bench", version: "1.0.0" });
+  await client.connect(transport);
+  clients.push(client);
+  let id = 0;
+  const body = (cursor?: string) =>
+    JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/list", params: cursor ? { cursor } : {} });
+  const headers = () => ({
+    authorization: `Bearer ${ring.next()}`,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    // What Node's fetch, and so the SDK's client, asks for.
+    "accept-encoding": "gzip, deflate",
+    ...(transport.protocolVersion ? { "mcp-protocol-version": transport.protocolVersion } : {}),
+    ...(transport.sessionId ? { "mcp-session-id": transport.sessionId } : {}),
   });
+  /** One page decoded (JSON, or an event stream's data lines): its tools and the cursor to the next. */
+  const ListAnswer = z.object({
+    result: z.object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() }),
+  });
+  const decodedPage = async (cursor?: string) => {
+    const response = await fetch(url, { method: "POST", headers: headers(), body: body(cursor) });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`tools/list answered ${response.status}: ${text.slice(0, 300)}`);
+    const json = text.trimStart().startsWith("{")
+      ? text
+      : text
+          .split("\n")
+          .filter((line) => line.startsWith("data:"))
+          .map((line) => line.slice(5))
+          .join("");
+    return ListAnswer.parse(JSON.parse(json)).result;
+  };
+  let pages = 0;
+  return {
+    /** How many tools the listing holds, decoded: once, before any timing. */
+    async count() {
+      let total = 0;
+      let cursor: string | undefined;
+      pages = 0;
+      do {
+        const page = await decodedPage(cursor);
+        total += page.tools.length;
+        cursor = page.nextCursor;
+        pages++;
+      } while (cursor);
+      return total;
+    },
+    /** The listing, received to its last byte; pages after the first need the cursor, so those are decoded. */
+    async list() {
+      if (pages > 1) {
+        let cursor: string | undefined;
+        do cursor = (await decodedPage(cursor)).nextCursor;
+        while (cursor);
+        return;
+      }
+      const response = await request(url, { method: "POST", headers: headers(), body: body() });
+      await response.body.dump({ limit: Number.POSITIVE_INFINITY });
+      if (response.statusCode !== 200) throw new Error(`tools/list answered ${response.statusCode}`);
+    },
+  };
 }
 
-const gatewayServer = createServer(async (req, res) => {
-  const address = gatewayServer.address() as AddressInfo;
-  const response = await POST(await toRequest(req, address.port), { params: Promise.resolve({}) });
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  res.end(Buffer.from(await response.arrayBuffer()));
-});
-await new Promise<void>((resolve) => gatewayServer.listen(0, "127.0.0.1", resolve));
-const gatewayUrl = `http://127.0.0.1:${(gatewayServer.address() as AddressInfo).port}/api/mcp`;
-
-const upstream = await startEverything("streamableHttp");
-const connect = async (url: string, headers: Record<string, string> = {}) => {
-  const client = new Client({ name: "bench", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+async function connect(url: string, options: { ring?: ApiKeyRing; sse?: boolean } = {}) {
+  const client = new Client({ name: "switchboard-bench", version: "1.0.0" });
+  const fetch = options.ring?.fetch;
+  await client.connect(
+    options.sse
+      ? new SSEClientTransport(new URL(url), { fetch })
+      : new StreamableHTTPClientTransport(new URL(url), { fetch }),
+  );
+  clients.push(client);
   return client;
-};
+}
+
+const median = (values: number[]) => percentile(values, 50);
 
 try {
-  const org = await createOrganization(handle.db, { name: "Bench", slug: "bench" });
-  const ctx = { orgId: org.id, role: "owner" as const, isSuperadmin: false, apiKeyId: "bench" };
-  const echo = await createIntegration(handle.db, ctx, {
-    source: "custom",
-    name: "Echo",
-    transport: "streamable-http",
-    url: upstream.url,
-  });
-  await testIntegration(handle.db, ctx, echo.id);
-  const { key } = await createApiKey(handle.db, ctx, { name: "bench" });
+  hub = await startMcpHub({ port: ports.hub, upstreamUrl: upstream.url });
+  const { db } = database.handle;
 
-  // A large organization: 20 integrations of 50 tools each (their stored discovery) and 100 capabilities.
-  for (let i = 0; i < 20; i++) {
-    await handle.db.insert(mcpIntegrations).values({
-      organizationId: org.id,
-      name: `Server ${i}`,
-      slug: `server_${i}`,
-      transport: "streamable-http",
-      url: `https://server-${i}.example.com/mcp`,
-      discovered: {
-        tools: Array.from({ length: 50 }, (_, t) => ({
-          name: `tool_${t}`,
-          description: `Tool ${t} of server ${i}`,
-          inputSchema: { type: "object", properties: { query: { type: "string" } } },
-        })),
-        resources: [],
-        prompts: [],
-      },
-    });
-  }
+  const large = await createBenchOrganization(db, "Bench gateway");
+  await addIntegration(db, large.ctx, "Echo", upstream.url);
+  await insertStoredIntegrations(db, large.org.id, { count: 20, toolsEach: 50 });
   for (let i = 0; i < 100; i++) {
-    await createCapability(handle.db, ctx, { namespace: "bench", action: `action_${i}`, code: "return 1;" });
+    await createCapability(db, large.ctx, { namespace: "bench", action: `action_${i}`, code: "return 1;" });
   }
-  const direct = await connect(upstream.url);
-  const viaGateway = await connect(gatewayUrl, { Authorization: `Bearer ${key}` });
-  const directTimes = await sample(
-    () => direct.callTool({ name: "echo", arguments: { message: "hi" } }),
-    CALLS,
-  );
-  const gatewayTimes = await sample(
-    () => viaGateway.callTool({ name: "echo_echo", arguments: { message: "hi" } }),
-    CALLS,
-  );
+  const largeKeys = new ApiKeyRing(await createBenchApiKeys(db, large.ctx, KEYS));
 
-  const listed = (await viaGateway.listTools()).tools.length;
-  const listTimes = await sample(() => viaGateway.listTools(), LISTS);
+  const huge = await createBenchOrganization(db, "Bench 10k");
+  await insertStoredIntegrations(db, huge.org.id, { count: 200, toolsEach: 50 });
+  const hugeKeys = new ApiKeyRing(await createBenchApiKeys(db, huge.ctx, KEYS));
+  await closeBenchClients();
 
-  const row = (name: string, times: number[]) => ({
-    measurement: name,
-    samples: times.length,
+  app = await startApp({ port: ports.app, databaseUrl: database.url, env: shared });
+  const gatewayUrl = `${app.origin}/api/mcp`;
+
+  const paths = [
+    {
+      name: "SDK client → server-everything directly",
+      client: await connect(upstream.url),
+      tool: "echo",
+    },
+    {
+      name: "→ mcp-hub 4.2 → server-everything",
+      client: await connect(hub.url, { sse: true }),
+      tool: hub.toolName("echo"),
+    },
+    {
+      name: "→ Switchboard /api/mcp → server-everything",
+      client: await connect(gatewayUrl, { ring: largeKeys }),
+      tool: "echo_echo",
+    },
+  ];
+  const call = (path: (typeof paths)[number]) => async () => {
+    const answer = await path.client.callTool({ name: path.tool, arguments: { message: "hi" } });
+    if (answer.isError) throw new Error(`${path.name}: ${JSON.stringify(answer.content)}`);
+  };
+  for (const path of paths) await sample(call(path), Math.ceil(CALLS / 10), 0);
+  const calls = paths.map(() => [] as number[][]);
+  const WARMUP = 20;
+  const callsMade = REPETITIONS * (CALLS + WARMUP);
+  // The CPU time each process spends per call: where the time goes.
+  const appPid = app.pid;
+  const hubPid = hub.pid;
+  const cpuSources: CpuSources = {
+    app: () => [appPid],
+    postgres: () => postgresBackends(database.name),
+    hub: () => [hubPid],
+    upstream: () => (upstream.process.pid ? [upstream.process.pid] : []),
+    bench: () => [process.pid],
+  };
+  const cpuPerCall = paths.map(() => ({}) as Record<string, number>);
+  // Only the calls through Switchboard touch the database while they run.
+  const before = await database.settledActivity();
+  for (let r = 0; r < REPETITIONS; r++) {
+    for (const [i, path] of paths.entries()) {
+      const stopMeter = startCpuMeter(cpuSources);
+      calls[i]?.push(await sample(call(path), CALLS, WARMUP));
+      for (const [source, ms] of Object.entries(stopMeter())) {
+        const spent = cpuPerCall[i] as Record<string, number>;
+        spent[source] = (spent[source] ?? 0) + ms / callsMade;
+      }
+    }
+  }
+  const after = await database.settledActivity();
+  const transactionsPerCall = (after.transactions - before.transactions) / callsMade;
+  const p50 = calls.map((reps) => median(reps.map((times) => percentile(times, 50))));
+  const p99 = calls.map((reps) => median(reps.map((times) => percentile(times, 99))));
+
+  // Listing the large organization, one client after the other.
+  const largeLister = await connectLister(gatewayUrl, largeKeys);
+  const listed = await largeLister.count();
+  const listTimes = await sample(() => largeLister.list(), LISTS, 5);
+
+  // The 10,000-tool organization: one client, then 8 at once.
+  const listers = [];
+  for (let i = 0; i < LIST_CLIENTS; i++) listers.push(await connectLister(gatewayUrl, hugeKeys));
+  const [lister] = listers;
+  if (!lister) throw new Error("no lister");
+  const rssBefore = app.rssMb();
+  const listed10k = await lister.count();
+  const single10k = await sample(() => lister.list(), Math.ceil(LISTS_10K / 2), 2);
+  const stopListMeter = startCpuMeter(cpuSources);
+  const concurrent10k = (
+    await Promise.all(listers.map((client) => sample(() => client.list(), LISTS_10K, 2)))
+  ).flat();
+  const listCpu = stopListMeter();
+  const perListing = (ms = 0) => ms / (LIST_CLIENTS * (LISTS_10K + 2));
+  const rssAfter = app.rssMb();
+
+  const cpuColumns = (cpu: Record<string, number>) =>
+    Object.fromEntries(
+      Object.keys(cpuSources).map((source) => [`${source}_cpu_ms`, Number((cpu[source] ?? 0).toFixed(2))]),
+    );
+  const row = (measurement: string, times: number[], samples = times.length) => ({
+    measurement,
+    samples,
     p50_ms: Number(percentile(times, 50).toFixed(2)),
     p99_ms: Number(percentile(times, 99).toFixed(2)),
   });
   printTable([
-    row("tools/call echo, SDK client → Everything directly", directTimes),
-    row("tools/call echo, SDK client → gateway → Everything", gatewayTimes),
-    row(`tools/list through the gateway (${listed} tools)`, listTimes),
+    ...paths.map((path, i) => ({
+      measurement: `tools/call echo, ${path.name}`,
+      samples: (calls[i] ?? []).reduce((sum, times) => sum + times.length, 0),
+      p50_ms: Number((p50[i] ?? Number.NaN).toFixed(2)),
+      p99_ms: Number((p99[i] ?? Number.NaN).toFixed(2)),
+      ...cpuColumns(cpuPerCall[i] ?? {}),
+    })),
+    row(`tools/list, ${listed} tools, 1 client`, listTimes),
+    row(`tools/list, ${listed10k} tools, 1 client`, single10k),
+    {
+      ...row(`tools/list, ${listed10k} tools, ${LIST_CLIENTS} clients at once`, concurrent10k),
+      ...cpuColumns(
+        Object.fromEntries(Object.entries(listCpu).map(([source, ms]) => [source, perListing(ms)])),
+      ),
+    },
   ]);
-  result("direct_call_p50_ms", percentile(directTimes, 50));
-  result("gateway_call_p50_ms", percentile(gatewayTimes, 50));
-  result("call_p50_vs_direct", percentile(gatewayTimes, 50) / percentile(directTimes, 50));
-  result("call_p99_vs_direct", percentile(gatewayTimes, 99) / percentile(directTimes, 99));
+  console.log(
+    `Call figures are medians of ${REPETITIONS} interleaved repetitions; *_cpu_ms is the CPU time per call (or listing) of each process: the app, its PostgreSQL server processes, mcp-hub, server-everything, and this client. Each call through Switchboard costs ${transactionsPerCall.toFixed(2)} database transactions. App memory (RSS): ${rssBefore.toFixed(0)} MB before the 10,000-tool listings, ${rssAfter.toFixed(0)} MB after.`,
+  );
+
+  const [direct, viaHub, viaGateway] = [0, 1, 2].map((i) => ({ p50: p50[i] ?? 0, p99: p99[i] ?? 0 }));
+  if (!direct || !viaHub || !viaGateway) throw new Error("missing measurements");
+  result("direct_call_p50_ms", direct.p50);
+  result("mcphub_call_p50_ms", viaHub.p50);
+  result("gateway_call_p50_ms", viaGateway.p50);
+  result("gateway_call_p99_ms", viaGateway.p99);
+  result("call_p50_vs_direct", viaGateway.p50 / direct.p50);
+  result("call_p99_vs_direct", viaGateway.p99 / direct.p99);
+  result("call_p50_vs_mcphub", viaGateway.p50 / viaHub.p50);
+  result("mcphub_p50_vs_direct", viaHub.p50 / direct.p50);
+  result("gateway_db_transactions_per_call", transactionsPerCall);
+  result("gateway_app_cpu_ms_per_call", cpuPerCall[2]?.app ?? Number.NaN);
+  result("mcphub_cpu_ms_per_call", cpuPerCall[1]?.hub ?? Number.NaN);
   result("list_tools", listed);
   result("list_p50_ms", percentile(listTimes, 50));
-  await direct.close();
-  await viaGateway.close();
+  result("list10k_tools", listed10k);
+  result("list10k_single_p50_ms", percentile(single10k, 50));
+  result("list10k_p50_ms", percentile(concurrent10k, 50));
+  result("list10k_p99_ms", percentile(concurrent10k, 99));
+  result("list10k_app_cpu_ms_per_listing", perListing(listCpu.app));
+  result("list10k_rss_mb", rssAfter);
 } finally {
-  gatewayServer.close();
+  await Promise.allSettled(clients.map((client) => client.close()));
+  await app?.stop();
+  await hub?.stop();
   await upstream.stop();
-  const { getMcpClient } = await import("@/lib/mcp/client/shared-client");
-  await getMcpClient().pool.closeAll();
-  await handle.close();
+  await database.drop();
 }
 process.exit(0);

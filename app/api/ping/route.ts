@@ -1,0 +1,6 @@
+export const dynamic = "force-dynamic";
+
+/** Liveness: the process answers. No database, no session, no log line, so probes and load tests cost nothing. */
+export function GET() {
+  return Response.json({ status: "ok" });
+}
