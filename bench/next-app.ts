@@ -97,7 +97,11 @@ export async function startApp(options: {
   for (const name of MEASURED_AT_DEFAULT) delete inherited[name];
   const logFile = path.join(mkdtempSync(path.join(tmpdir(), "switchboard-bench-log-")), `app-${port}.log`);
   const log = openSync(logFile, "a");
-  const child = spawn(process.execPath, [nextBin, "start", "--port", String(port)], {
+  // BENCH_CPU_PROF=<folder>: the app writes a V8 CPU profile there when it stops, to see where its time goes.
+  const profile = process.env.BENCH_CPU_PROF
+    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, nextBin, "start", "--port", String(port)], {
     cwd: root,
     env: {
       ...inherited,

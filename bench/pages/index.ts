@@ -66,7 +66,7 @@ try {
     const total = performance.now() - started;
     if (response.statusCode !== 200 || !html.includes(expect))
       throw new Error(`GET ${path} answered ${response.statusCode} without "${expect}".`);
-    return { ttfb, total };
+    return { ttfb, total, bytes: Buffer.byteLength(html) };
   };
   const pages = [
     { name: "Overview (/)", path: "/", expect: org.name },
@@ -76,6 +76,7 @@ try {
   const times = pages.map(() => ({
     ttfb: [] as number[],
     total: [] as number[],
+    bytes: 0,
     cpu: {} as Record<string, number>,
   }));
   // The CPU time of the app and of its PostgreSQL server processes per page: which of them the time goes to.
@@ -84,9 +85,10 @@ try {
   for (let i = 0; i < FETCHES; i++) {
     for (const [p, page] of pages.entries()) {
       const stopMeter = startCpuMeter(cpuSources);
-      const { ttfb, total } = await load(page.path, page.expect);
+      const { ttfb, total, bytes } = await load(page.path, page.expect);
       const measured = times[p];
       if (!measured) continue;
+      measured.bytes = bytes;
       measured.ttfb.push(ttfb);
       measured.total.push(total);
       for (const [source, ms] of Object.entries(stopMeter()))
@@ -101,6 +103,7 @@ try {
       ttfb_p50_ms: Number(percentile(times[p]?.ttfb ?? [], 50).toFixed(1)),
       ttfb_p90_ms: Number(percentile(times[p]?.ttfb ?? [], 90).toFixed(1)),
       total_p50_ms: Number(percentile(times[p]?.total ?? [], 50).toFixed(1)),
+      html_kb: Number(((times[p]?.bytes ?? 0) / 1024).toFixed(1)),
       app_cpu_ms: Number((times[p]?.cpu.app ?? 0).toFixed(1)),
       postgres_cpu_ms: Number((times[p]?.cpu.postgres ?? 0).toFixed(1)),
     })),

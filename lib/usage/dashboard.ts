@@ -25,6 +25,9 @@ function rangeFilter(orgId: string, range: DashboardRange) {
   );
 }
 
+/** The busiest rows a dashboard panel lists; a page of thousands of rows would cost more than it tells. */
+export const PANEL_ROWS = 10;
+
 const day = sql<string>`to_char(date_trunc('day', ${usageRecords.occurredAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
 
 /** Each query of the dashboard, by name, so the benchmark can time them one by one. */
@@ -91,7 +94,8 @@ export const dashboardQueries = {
       .leftJoin(apiKeys, eq(apiKeys.id, usageRecords.apiKeyId))
       .where(and(rangeFilter(orgId, range), isNotNull(usageRecords.apiKeyId)))
       .groupBy(usageRecords.apiKeyId, apiKeys.name, apiKeys.prefix)
-      .orderBy(desc(count())),
+      .orderBy(desc(count()))
+      .limit(PANEL_ROWS),
   capabilities: (db: Database, orgId: string, range: DashboardRange) =>
     db
       .select({
@@ -104,7 +108,8 @@ export const dashboardQueries = {
       .from(usageRecords)
       .where(and(rangeFilter(orgId, range), isNotNull(usageRecords.capabilityId)))
       .groupBy(usageRecords.capabilityId, usageRecords.tool)
-      .orderBy(desc(count())),
+      .orderBy(desc(count()))
+      .limit(PANEL_ROWS),
   conversations: (db: Database, orgId: string, range: DashboardRange) =>
     db
       .select({ conversations: count() })

@@ -17,7 +17,7 @@ import { ForbiddenError } from "@/lib/errors";
 import { recentHealthByIntegration } from "@/lib/health/health-round";
 import { plural } from "@/lib/plural";
 import { adminOrganization, listAllOrganizations } from "@/lib/usage/admin-scope";
-import { dashboardData, RANGES, rangeOf } from "@/lib/usage/dashboard";
+import { dashboardData, PANEL_ROWS, RANGES, rangeOf } from "@/lib/usage/dashboard";
 
 export const metadata: Metadata = { title: "Dashboard" };
 
@@ -237,6 +237,11 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
               { label: "Errors", cell: (row) => row.errors, numeric: true },
             ]}
           />
+          {totals.apiKeys > data.apiKeys.length ? (
+            <p className="text-xs text-muted-foreground">
+              The {data.apiKeys.length} busiest of {plural(totals.apiKeys, "key")}.
+            </p>
+          ) : null}
         </Card>
         <Card>
           <CardTitle>Capabilities</CardTitle>
@@ -252,6 +257,9 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
               { label: "p50", cell: (row) => ms(row.p50), numeric: true },
             ]}
           />
+          {data.capabilities.length === PANEL_ROWS ? (
+            <p className="text-xs text-muted-foreground">The {PANEL_ROWS} busiest capabilities.</p>
+          ) : null}
         </Card>
       </div>
 
