@@ -10,6 +10,7 @@ import type {
 import { McpConnectionError } from "../errors";
 import type { McpClientPort, McpConnectionConfig, ToolExecutionResult } from "../types";
 import { describeMcpFailure } from "./describe-error";
+import { scopedSignal } from "./scoped-signal";
 import type { McpSessionPool } from "./session-pool";
 
 // A server that keeps returning cursors must not keep us paging forever.
@@ -46,7 +47,10 @@ function isCallToolResult(result: CallToolResult | CompatibilityCallToolResult):
  * is still connecting (the pooled connect goes on for the callers that still want it).
  */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) {
+    work.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
   return new Promise<T>((resolve, reject) => {
     const abort = () => reject(signal.reason);
     signal.addEventListener("abort", abort, { once: true });
@@ -79,10 +83,11 @@ export class SdkMcpClient implements McpClientPort {
   }
 
   async listCapabilities(config: McpConnectionConfig, { signal }: { signal?: AbortSignal } = {}) {
-    const options = { timeout: config.timeoutMs, signal };
     return this.run(
       config,
       async (client) => {
+        const scoped = scopedSignal(signal);
+        const options = { timeout: config.timeoutMs, signal: scoped.signal };
         const capabilities = client.getServerCapabilities() ?? {};
         // Kept as the server listed them (the SDK's types), so every surface relays them unchanged.
         const [tools, resources, prompts] = await Promise.all([
@@ -104,7 +109,7 @@ export class SdkMcpClient implements McpClientPort {
                 return { items: page.prompts, nextCursor: page.nextCursor };
               })
             : [],
-        ]);
+        ]).finally(scoped.release);
         return { tools, resources, prompts };
       },
       signal,
@@ -119,8 +124,15 @@ export class SdkMcpClient implements McpClientPort {
   ): Promise<ToolExecutionResult> {
     const result = await this.run(
       config,
-      (client) =>
-        client.callTool({ name, arguments: args }, undefined, { timeout: config.timeoutMs, signal }),
+      (client) => {
+        const scoped = scopedSignal(signal);
+        return client
+          .callTool({ name, arguments: args }, undefined, {
+            timeout: config.timeoutMs,
+            signal: scoped.signal,
+          })
+          .finally(scoped.release);
+      },
       signal,
     );
     const content = isCallToolResult(result) ? result.content : [];
