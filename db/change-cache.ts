@@ -19,6 +19,8 @@ export interface ChangeCacheOptions<V> {
  */
 export class ChangeCache<V> {
   private readonly entries = new Map<string, { value: V; storedAt: number }>();
+  /** Reads under way, shared by the requests that want the same key meanwhile (until a change is heard). */
+  private readonly loading = new Map<string, Promise<V | undefined>>();
   private generation = 0;
   private listening: Promise<boolean> | undefined;
 
@@ -29,6 +31,7 @@ export class ChangeCache<V> {
 
   private readonly drop = (payload: string) => {
     this.generation++;
+    this.loading.clear();
     if (payload === "*") this.entries.clear();
     else
       for (const [key, entry] of this.entries)
@@ -47,19 +50,26 @@ export class ChangeCache<V> {
   }
 
   /** The value kept under the key, or else what `read` finds (undefined: nothing, and nothing is kept). */
-  async load(key: string, read: () => Promise<V | undefined>): Promise<V | undefined> {
+  load(key: string, read: () => Promise<V | undefined>): Promise<V | undefined> {
     const cached = this.get(key);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) return Promise.resolve(cached);
+    let loading = this.loading.get(key);
+    if (!loading) {
+      const started = this.readAndKeep(key, read);
+      loading = started.finally(() => {
+        if (this.loading.get(key) === loading) this.loading.delete(key);
+      });
+      this.loading.set(key, loading);
+    }
+    return loading;
+  }
+
+  private async readAndKeep(key: string, read: () => Promise<V | undefined>): Promise<V | undefined> {
     const listening = await this.listen();
     const generation = this.generation;
     const value = await read();
     if (value !== undefined && listening && generation === this.generation) this.store(key, value);
     return value;
-  }
-
-  /** Forgets every value, as a change to all of them would. */
-  clear() {
-    this.drop("*");
   }
 
   private store(key: string, value: V) {
