@@ -148,12 +148,13 @@ class UsageQueue {
     this.timer.unref();
   }
 
+  /** Writes what was queued when it started; calls queued meanwhile wait for the next flush. */
   private async write() {
-    while (this.rows.length > 0) {
-      const batch = this.rows.slice(0, BATCH_ROWS);
+    let remaining = this.rows.length;
+    while (remaining > 0) {
+      const batch = this.rows.slice(0, Math.min(BATCH_ROWS, remaining));
       try {
         await insertUsage(this.db, batch);
-        this.rows.splice(0, batch.length);
         this.failing = false;
       } catch (error) {
         if (!isDataError(error)) {
@@ -164,12 +165,17 @@ class UsageQueue {
           return;
         }
         // A row the database refuses must not hold up the others: each is tried alone, and a refused one dropped.
-        this.rows.splice(0, batch.length);
         for (const row of batch)
           await insertUsage(this.db, [row]).catch((rowError: unknown) =>
             logger.warn("usage not recorded", { tool: row.tool, orgId: row.organization_id, err: rowError }),
           );
       }
+      this.rows.splice(0, batch.length);
+      remaining -= batch.length;
+    }
+    if (this.rows.length > 0) {
+      this.schedule();
+      return;
     }
     this.droppedSinceWarning = 0;
     drained(this.db, this.flush);
