@@ -64,6 +64,14 @@ export class ChangeCache<V> {
     return loading;
   }
 
+  /** Starts `load` in the background unless the key is kept or being read; a failure is logged once. */
+  prefetch(key: string, read: () => Promise<V | undefined>) {
+    if (this.get(key) !== undefined || this.loading.has(key)) return;
+    this.load(key, read).catch((error: unknown) => {
+      logger.warn("not read for the cache", { channel: this.options.channel, key, err: error });
+    });
+  }
+
   private async readAndKeep(key: string, read: () => Promise<V | undefined>): Promise<V | undefined> {
     const listening = await this.listen();
     const generation = this.generation;

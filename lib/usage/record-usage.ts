@@ -225,12 +225,7 @@ export async function recordUsage(db: Database, ctx: RequestContext, entry: Usag
   }
   const policies = keepsPayloads(db);
   const policy = policies.get(ctx.orgId);
-  if (!policy)
-    void policies
-      .load(ctx.orgId, () => readPayloadPolicy(db, ctx.orgId))
-      .catch((error: unknown) => {
-        logger.warn("payload setting not read", { orgId: ctx.orgId, err: error });
-      });
+  if (!policy) policies.prefetch(ctx.orgId, () => readPayloadPolicy(db, ctx.orgId));
   // Not known yet: scrubbed as if kept, and the write keeps them only if the organization does.
   const keep = policy?.keeps ?? true;
   queueOf(db).push({
