@@ -38,7 +38,12 @@ export async function createTestDatabase(): Promise<DatabaseHandle & { db: Datab
     ...handle,
     close: async () => {
       await handle.close();
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      // FORCE may not end an autovacuum worker visiting the database (it belongs to no role of ours, 42501); a
+      // plain drop asks it to stop and waits for it.
+      await admin.unsafe(`drop database if exists ${name} with (force)`).catch((error: { code?: string }) => {
+        if (error.code !== "42501") throw error;
+        return admin.unsafe(`drop database if exists ${name}`);
+      });
       await admin.end();
     },
   };
