@@ -35,10 +35,10 @@ async function target(): Promise<{ env: Record<string, string>; dir?: string }> 
 }
 
 /** Runs the fixture; `then` stops it with a signal once it has recorded, or has it close its database. */
-async function runChild(usages: number, then: "SIGTERM" | "SIGINT" | "close") {
+async function runChild(usages: number, then: "SIGTERM" | "SIGINT" | "close", stop = "") {
   const { env, dir } = await target();
   const child = spawn(process.execPath, ["--import", "tsx", FIXTURE], {
-    env: { ...process.env, ...env, USAGE_COUNT: String(usages), USAGE_THEN: then },
+    env: { ...process.env, ...env, USAGE_COUNT: String(usages), USAGE_THEN: then, USAGE_STOP: stop },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let out = "";
@@ -88,6 +88,13 @@ describe("usage records buffered in memory", () => {
     const run = await runChild(30, "SIGINT");
     expect(run.signal).toBe("SIGINT");
     expect(await recordsWritten(run)).toBe(30);
+  }, 60_000);
+
+  it("are all written when another handler (Next.js's server) ends the process after finishing requests", async () => {
+    const run = await runChild(25, "SIGTERM", "like-next");
+    expect(run.code).toBe(143);
+    // The 25 calls and the one that finished after the signal.
+    expect(await recordsWritten(run)).toBe(26);
   }, 60_000);
 
   it("are all written when a script closes its database", async () => {
