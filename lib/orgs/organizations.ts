@@ -122,7 +122,8 @@ export async function setRecordToolPayloads(db: Database, ctx: RequestContext, e
     .select({ value: organizations.recordToolPayloads })
     .from(organizations)
     .where(eq(organizations.id, ctx.orgId));
-  // Calls made before the change are written under the old setting (on this instance; others within a second).
+  // Calls made here before the change are written under the old setting; calls still queued on another
+  // instance (half a second's at most) are written under the new one.
   await flushUsage(db);
   await db.transaction(async (tx) => {
     await tx.update(organizations).set({ recordToolPayloads: on }).where(eq(organizations.id, ctx.orgId));
