@@ -7,7 +7,11 @@ import type { Database } from "./client";
  * What a process may keep in memory and must drop when it changes anywhere: each channel names one kind of
  * record, and its payload says which one (an organization id, a key id) or "*" for all.
  */
-export type ChangeChannel = "switchboard_api_keys" | "switchboard_catalog" | "switchboard_access";
+export type ChangeChannel =
+  | "switchboard_api_keys"
+  | "switchboard_catalog"
+  | "switchboard_access"
+  | "switchboard_orgs";
 
 type Listener = (payload: string) => void;
 

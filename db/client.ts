@@ -8,6 +8,7 @@ import postgres from "postgres";
 import { getEnv } from "@/lib/env";
 import { acquirePgliteLock } from "./pglite-lock";
 import * as schema from "./schema";
+import { flushBuffered } from "./write-behind";
 
 export type Schema = typeof schema;
 /** One type for both drivers: the app code never knows which database it runs on. */
@@ -16,6 +17,7 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 export interface DatabaseHandle {
   db: Database;
   kind: "pglite" | "postgres";
+  /** Writes what is buffered for the database (usage records, rate-limit counts), then closes it. */
   close(): Promise<void>;
 }
 
@@ -23,7 +25,14 @@ export interface DatabaseHandle {
 export function openPostgres(url: string, options: { max?: number } = {}): DatabaseHandle {
   const client = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
   const db = drizzlePostgres({ client, schema }) as unknown as Database;
-  return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
+  return {
+    db,
+    kind: "postgres",
+    close: async () => {
+      await flushBuffered(db);
+      await client.end({ timeout: 5 });
+    },
+  };
 }
 
 /**
@@ -48,6 +57,7 @@ export function openPglite(dir?: string): DatabaseHandle {
     db,
     kind: "pglite",
     close: async () => {
+      await flushBuffered(db);
       await client.close();
       release();
     },

@@ -10,6 +10,11 @@ const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi;
 // The app's own API keys (lib/api-keys): sb_<8-character public prefix>_<secret>; the prefix stays, to tell keys apart.
 const APP_API_KEY = /(?<![A-Za-z0-9])(sb_[A-Za-z0-9]{8})_[A-Za-z0-9_-]{8,}/g;
 const REDACTED = "[redacted]";
+// A record's id in a field named like one (apiKeyId, token_id) tells records apart and is no secret; only a UUID.
+const ID_FIELD = /(Id|ID|_id)$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isRecordId = (key: string, value: unknown) =>
+  ID_FIELD.test(key) && typeof value === "string" && UUID.test(value);
 const MAX_ERROR_MESSAGE = 500;
 
 function redactString(value: string): string {
@@ -49,7 +54,7 @@ export function redact(value: unknown, depth = 0): unknown {
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => [
         redactString(key),
-        SECRET_KEY.test(key) ? REDACTED : redact(item, depth + 1),
+        SECRET_KEY.test(key) && !isRecordId(key, item) ? REDACTED : redact(item, depth + 1),
       ]),
     );
   }

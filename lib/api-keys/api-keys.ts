@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
+import { cachePerDatabase } from "@/db/change-cache";
+import { publishChange } from "@/db/change-feed";
 import type { Database } from "@/db/client";
 import { type ApiKeyScope, apiKeys } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
@@ -130,16 +132,19 @@ export async function listApiKeys(db: Database, ctx: RequestContext): Promise<Ap
   return rows.map(toView);
 }
 
-/** Revokes a key at once: the next request with it gets 401. */
+/** Revokes a key at once, on every instance: the next request with it gets 401. */
 export async function revokeApiKey(db: Database, ctx: RequestContext, id: string) {
   requireAdmin(ctx);
   if (!isUuid(id)) throw new NotFoundError("That active API key");
-  const updated = await db
-    .update(apiKeys)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, ctx.orgId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id, name: apiKeys.name });
-  const [revoked] = updated;
+  const revoked = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(apiKeys)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.organizationId, ctx.orgId), isNull(apiKeys.revokedAt)))
+      .returning({ id: apiKeys.id, name: apiKeys.name });
+    if (row) await publishChange(db, "switchboard_api_keys", row.id, tx);
+    return row;
+  });
   if (!revoked) throw new NotFoundError("That active API key");
   await recordAudit(db, ctx, {
     action: "api_key.revoke",
@@ -152,16 +157,28 @@ export async function revokeApiKey(db: Database, ctx: RequestContext, id: string
 // Writing last-used on every request would make each call a write; once a minute is plenty to show.
 const LAST_USED_RESOLUTION_MS = 60_000;
 
+/** What a request needs to know of its key, kept in memory between requests. */
+interface KnownKey {
+  id: string;
+  organizationId: string;
+  expiresAt: Date | null;
+  metaToolsOnly: boolean;
+  toolScope: ToolScope;
+  lastUsedAt: Date | null;
+}
+
 /**
- * The context of a request authenticated with `Authorization: Bearer <key>`; the key's organization is the
- * tenant, its scope the tools it reaches. One select reads all of it: this runs before every API request.
+ * Keys by hash, for a minute at most: a revocation is published on the change feed and drops the key at once on
+ * every instance (the minute is only a safety net). Expiry is still checked on every request.
  */
-export async function authenticateApiKey(db: Database, authorization: string | null): Promise<ApiKeyContext> {
-  const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
-  const key = match?.[1];
-  if (!key || !KEY_PATTERN.test(key)) {
-    throw new UnauthorizedError("Send a valid API key as `Authorization: Bearer <key>`.");
-  }
+const knownKeys = cachePerDatabase<KnownKey>({
+  channel: "switchboard_api_keys",
+  ttlMs: 60_000,
+  maxEntries: 10_000,
+  concerns: (key, payload) => key.id === payload || key.organizationId === payload,
+});
+
+async function readActiveKey(db: Database, keyHash: string): Promise<KnownKey | undefined> {
   const [row] = await db
     .select({
       id: apiKeys.id,
@@ -172,19 +189,40 @@ export async function authenticateApiKey(db: Database, authorization: string | n
       scope: apiKeys.scope,
     })
     .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, hashKey(key)), isNull(apiKeys.revokedAt)));
-  if (!row) throw new UnauthorizedError("This API key is not valid or has been revoked.");
-  if (hasExpired(row.expiresAt, new Date()))
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
+  if (!row) return undefined;
+  const { scope, ...key } = row;
+  return { ...key, toolScope: toolScopeOf(scope) };
+}
+
+/**
+ * The context of a request authenticated with `Authorization: Bearer <key>`; the key's organization is the
+ * tenant, its scope the tools it reaches. This runs before every API request, so a key is read once and then
+ * kept in memory until it changes (see knownKeys).
+ */
+export async function authenticateApiKey(db: Database, authorization: string | null): Promise<ApiKeyContext> {
+  const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? "");
+  const key = match?.[1];
+  if (!key || !KEY_PATTERN.test(key)) {
+    throw new UnauthorizedError("Send a valid API key as `Authorization: Bearer <key>`.");
+  }
+  const keyHash = hashKey(key);
+  const known = await knownKeys(db).load(keyHash, () => readActiveKey(db, keyHash));
+  if (!known) throw new UnauthorizedError("This API key is not valid or has been revoked.");
+  const now = new Date();
+  if (hasExpired(known.expiresAt, now))
     throw new UnauthorizedError("This API key has expired. Create a new one in Settings → API keys.");
-  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, row.id));
+  if (!known.lastUsedAt || now.getTime() - known.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    // Noted before the write, so requests arriving meanwhile do not write it again.
+    known.lastUsedAt = now;
+    await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, known.id));
   }
   return {
-    apiKeyId: row.id,
-    orgId: row.organizationId,
+    apiKeyId: known.id,
+    orgId: known.organizationId,
     role: "member",
     isSuperadmin: false,
-    metaToolsOnly: row.metaToolsOnly,
-    toolScope: toolScopeOf(row.scope),
+    metaToolsOnly: known.metaToolsOnly,
+    toolScope: known.toolScope,
   };
 }

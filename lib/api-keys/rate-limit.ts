@@ -1,9 +1,15 @@
 import { lt, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { rateLimitCounters } from "@/db/schema";
+import { buffering, drained, perDatabase } from "@/db/write-behind";
 import { AppError } from "@/lib/errors";
+import { logger } from "@/lib/logger";
 
 const WINDOW_MS = 60_000;
+/** How often an instance adds its requests to the shared counts and reads every instance's total back. */
+const FLUSH_INTERVAL_MS = 1_000;
+/** A total read longer ago than this (an instance that was idle) is read again before a request is let through. */
+const STALE_MS = 2 * FLUSH_INTERVAL_MS;
 
 export class RateLimitedError extends AppError {
   constructor(limit: number, retryAfterSeconds: number) {
@@ -17,10 +23,173 @@ export class RateLimitedError extends AppError {
   }
 }
 
+/** One bucket's count in one window, as this instance knows it. */
+interface Counter {
+  bucket: string;
+  windowStart: Date;
+  /** The count in the database at this instance's last flush: every instance's requests written until then. */
+  written: number;
+  /** This instance's requests being written right now. */
+  writing: number;
+  /** This instance's requests since, not written yet. */
+  pending: number;
+  /** When `written` was read (performance.now()); -Infinity: never. */
+  readAt: number;
+  /** A request waits for the next flush to read the total, even with nothing to add. */
+  wantsRead: boolean;
+  reading?: Promise<void>;
+  usedAt: number;
+}
+
+/**
+ * The rate-limit counts of one database in this process. Requests are counted here and added to the shared
+ * `rate_limit_counters` about once a second, in one upsert for every bucket that returns every instance's total;
+ * a request is decided on that total plus this instance's requests since, so one instance alone counts exactly.
+ */
+class RateCounters {
+  private readonly counters = new Map<string, Counter>();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private next: Promise<void> | undefined;
+
+  constructor(private readonly db: Database) {}
+
+  /** Counts `cost` requests and returns the bucket's count in the window with them. */
+  async charge(bucket: string, windowStart: Date, cost: number): Promise<number> {
+    const key = `${bucket}\u0000${windowStart.getTime()}`;
+    let counter = this.counters.get(key);
+    if (!counter) {
+      counter = {
+        bucket,
+        windowStart,
+        written: 0,
+        writing: 0,
+        pending: 0,
+        readAt: -Infinity,
+        wantsRead: false,
+        usedAt: 0,
+      };
+      this.counters.set(key, counter);
+    }
+    counter.usedAt = performance.now();
+    if (performance.now() - counter.readAt > STALE_MS) {
+      // A fresh process, a new window or an idle spell: what the other instances counted is read first, once for
+      // all the requests that arrive meanwhile.
+      const stale = counter;
+      stale.wantsRead = true;
+      stale.reading ??= this.flush().finally(() => {
+        stale.reading = undefined;
+      });
+      await stale.reading;
+      if (performance.now() - stale.readAt > STALE_MS)
+        throw new Error("The rate-limit count could not be read from the database.");
+    }
+    // From here on nothing waits, so concurrent requests each get a count of their own.
+    counter.pending += cost;
+    buffering(this.db, this.flush);
+    this.schedule();
+    return counter.written + counter.writing + counter.pending;
+  }
+
+  readonly flush = (): Promise<void> => {
+    if (this.next) return this.next;
+    const run = this.running
+      .then(() => {
+        this.next = undefined;
+        return this.write();
+      })
+      .catch((error: unknown) => logger.warn("rate-limit counts not written", { err: error }));
+    this.next = run;
+    this.running = run;
+    return run;
+  };
+
+  private schedule() {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  private async write() {
+    const now = performance.now();
+    for (const [key, counter] of this.counters)
+      if (!counter.pending && !counter.writing && !counter.wantsRead && now - counter.usedAt > WINDOW_MS)
+        this.counters.delete(key);
+    // Sorted, so that instances writing the same buckets at once take their row locks in the same order.
+    const batch = [...this.counters.entries()]
+      .filter(([, counter]) => counter.pending > 0 || counter.wantsRead)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, counter]) => {
+        const increment = counter.pending;
+        counter.pending = 0;
+        counter.writing += increment;
+        counter.wantsRead = false;
+        return { counter, increment };
+      });
+    if (batch.length === 0) {
+      drained(this.db, this.flush);
+      return;
+    }
+    try {
+      const rows = await this.db
+        .insert(rateLimitCounters)
+        .values(
+          batch.map(({ counter, increment }) => ({
+            bucket: counter.bucket,
+            windowStart: counter.windowStart,
+            count: increment,
+          })),
+        )
+        .onConflictDoUpdate({
+          target: [rateLimitCounters.bucket, rateLimitCounters.windowStart],
+          set: { count: sql`${rateLimitCounters.count} + excluded.count` },
+        })
+        .returning({
+          bucket: rateLimitCounters.bucket,
+          windowStart: rateLimitCounters.windowStart,
+          count: rateLimitCounters.count,
+        });
+      const totals = new Map(
+        rows.map((row) => [`${row.bucket}\u0000${row.windowStart.getTime()}`, row.count]),
+      );
+      for (const { counter, increment } of batch) {
+        counter.writing -= increment;
+        counter.written =
+          totals.get(`${counter.bucket}\u0000${counter.windowStart.getTime()}`) ?? counter.written;
+        counter.readAt = now;
+      }
+    } catch (error) {
+      for (const { counter, increment } of batch) {
+        counter.writing -= increment;
+        counter.pending += increment;
+      }
+      logger.warn("rate-limit counts not written yet; trying again", { err: error });
+      this.schedule();
+      return;
+    }
+    // Old windows are dead weight; sweep them now and then rather than on every flush.
+    if (Math.random() < 0.01) {
+      const newest = Math.max(...batch.map(({ counter }) => counter.windowStart.getTime()));
+      await this.db
+        .delete(rateLimitCounters)
+        .where(lt(rateLimitCounters.windowStart, new Date(newest - 5 * WINDOW_MS)))
+        .catch((error: unknown) => logger.warn("old rate-limit counts not swept", { err: error }));
+    }
+    if ([...this.counters.values()].some((counter) => counter.pending > 0)) this.schedule();
+    else drained(this.db, this.flush);
+  }
+}
+
+const countersOf = perDatabase("rateCounters", (db) => new RateCounters(db));
+
 /**
  * Counts `cost` requests (one, unless a request carries several, like a JSON-RPC batch) for the bucket in the
- * current minute, atomically in the database, and throws once the limit is passed. A fixed window is coarse,
- * but one upsert per request and the same answer on every instance.
+ * current minute and throws once the limit is passed. A fixed window, counted in memory and shared through the
+ * database about once a second (see RateCounters): exact on one instance; with several, each may let through
+ * what the others counted in the last ~3 s before it hears of it (README, "Scaling out").
  */
 export async function enforceRateLimit(
   db: Database,
@@ -33,22 +202,14 @@ export async function enforceRateLimit(
   if (!Number.isInteger(cost) || cost < 1)
     throw new RangeError(`A rate-limit cost is a whole number ≥ 1, not ${cost}.`);
   const windowStart = new Date(Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS);
-  const [row] = await db
-    .insert(rateLimitCounters)
-    .values({ bucket, windowStart, count: cost })
-    .onConflictDoUpdate({
-      target: [rateLimitCounters.bucket, rateLimitCounters.windowStart],
-      set: { count: sql`${rateLimitCounters.count} + ${cost}` },
-    })
-    .returning({ count: rateLimitCounters.count });
-  // Old windows are dead weight; sweep them now and then rather than on every request.
-  if (Math.random() < 0.01) {
-    await db
-      .delete(rateLimitCounters)
-      .where(lt(rateLimitCounters.windowStart, new Date(windowStart.getTime() - 5 * WINDOW_MS)));
-  }
-  if ((row?.count ?? 0) > limit) {
+  const count = await countersOf(db).charge(bucket, windowStart, cost);
+  if (count > limit) {
     const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_MS - now.getTime()) / 1000));
     throw new RateLimitedError(limit, retryAfter);
   }
+}
+
+/** Adds this process's counts to the shared ones now and reads the totals back (tests; a stop does it too). */
+export function flushRateLimits(db: Database): Promise<void> {
+  return countersOf(db).flush();
 }

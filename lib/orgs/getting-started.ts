@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { organizations } from "@/db/schema";
+import { flushUsage } from "@/lib/usage/record-usage";
 
 /** The first hour's steps, each done or not, as the organization's own records show. */
 export interface GettingStarted {
@@ -13,6 +14,8 @@ export interface GettingStarted {
 
 /** Where the organization stands on its first steps, read in one statement (tables aliased: no name is ambiguous). */
 export async function gettingStarted(db: Database, orgId: string): Promise<GettingStarted> {
+  // A tool just tried on this instance may still wait to be written.
+  await flushUsage(db);
   const [row] = await db
     .select({
       connectedServer: sql<boolean>`exists (select 1 from mcp_integrations i where i.organization_id = ${orgId})`,

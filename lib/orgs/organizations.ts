@@ -1,10 +1,12 @@
 import { and, asc, eq, isNull, like } from "drizzle-orm";
 import { z } from "zod";
+import { publishChange } from "@/db/change-feed";
 import type { Database } from "@/db/client";
 import { memberships, type Organization, organizations, type Role, users } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { ConflictError, NotFoundError, UnauthorizedError } from "@/lib/errors";
+import { flushUsage } from "@/lib/usage/record-usage";
 import { parseInput } from "@/lib/validation";
 import { orgNameSchema, orgSlugSchema, slugify } from "./schemas";
 
@@ -112,7 +114,7 @@ export async function switchOrganization(db: Database, { userId, orgId }: { user
   return membership;
 }
 
-/** Turns keeping tool calls' arguments and results (secrets redacted) on or off for the organization. */
+/** Turns keeping tool calls' arguments and results (secrets redacted) on or off for the organization, at once. */
 export async function setRecordToolPayloads(db: Database, ctx: RequestContext, enabled: unknown) {
   requireAdmin(ctx);
   const on = parseInput(z.boolean({ error: "Choose on or off." }), enabled);
@@ -120,7 +122,14 @@ export async function setRecordToolPayloads(db: Database, ctx: RequestContext, e
     .select({ value: organizations.recordToolPayloads })
     .from(organizations)
     .where(eq(organizations.id, ctx.orgId));
-  await db.update(organizations).set({ recordToolPayloads: on }).where(eq(organizations.id, ctx.orgId));
+  // Calls made here before the change are written under the old setting; calls still queued on another
+  // instance (half a second's at most) are written under the new one.
+  await flushUsage(db);
+  await db.transaction(async (tx) => {
+    await tx.update(organizations).set({ recordToolPayloads: on }).where(eq(organizations.id, ctx.orgId));
+    // Usage recording keeps the setting in memory (lib/usage/record-usage.ts).
+    await publishChange(db, "switchboard_orgs", ctx.orgId, tx);
+  });
   await recordAudit(db, ctx, {
     action: "settings.update",
     targetType: "settings",

@@ -4,6 +4,7 @@ import { memberships, organizations, users } from "@/db/schema";
 import type { RequestContext } from "@/lib/auth/context";
 import { nextSessionVersion } from "@/lib/auth/session-version";
 import { ForbiddenError, ValidationError } from "@/lib/errors";
+import { flushUsage } from "@/lib/usage/record-usage";
 import { isUuid } from "@/lib/validation";
 
 export function requireSuperadmin(ctx: RequestContext) {
@@ -13,6 +14,7 @@ export function requireSuperadmin(ctx: RequestContext) {
 /** Every organization with its members, integrations and tool calls of the last 30 days. */
 export async function listOrganizationsOverview(db: Database, ctx: RequestContext) {
   requireSuperadmin(ctx);
+  await flushUsage(db);
   const since = new Date(Date.now() - 30 * 86_400_000).toISOString();
   // Correlated counts name their tables in full: inside sql`` drizzle writes bare column names.
   return db

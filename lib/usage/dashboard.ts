@@ -1,6 +1,7 @@
 import { and, count, countDistinct, desc, eq, gte, isNotNull, lt, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { apiKeys, capabilities, conversations, mcpIntegrations, usageRecords } from "@/db/schema";
+import { flushUsage } from "./record-usage";
 
 export interface DashboardRange {
   from: Date;
@@ -127,6 +128,8 @@ export const dashboardQueries = {
 
 /** The organization's usage in a time range: totals, calls per day, tools, integrations, keys, capabilities. */
 export async function dashboardData(db: Database, orgId: string, range: DashboardRange) {
+  // The calls this instance has not written yet: someone who just called a tool sees it at once.
+  await flushUsage(db);
   const q = dashboardQueries;
   const [totals, daily, tools, integrations, keys, ownCapabilities, conversationCount, capabilityCount] =
     await Promise.all([

@@ -1,12 +1,11 @@
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { usageRecords } from "@/db/schema";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { setRecordToolPayloads } from "@/lib/orgs/organizations";
 import { recordUsage } from "@/lib/usage/record-usage";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
+import { usageRecordsOf } from "./usage-records";
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
 let a: UserContext;
@@ -29,7 +28,7 @@ describe("recorded tool payloads", () => {
       arguments: { note: `deploy with ${key}` },
       result: { content: [{ type: "text", text: JSON.stringify({ echoed: `deploy with ${key}` }) }] },
     });
-    const rows = await handle.db.select().from(usageRecords).where(eq(usageRecords.organizationId, a.orgId));
+    const rows = await usageRecordsOf(handle.db, a.orgId);
     expect(rows).toHaveLength(1);
     const stored = JSON.stringify(rows[0]);
     expect(stored).not.toContain(key);

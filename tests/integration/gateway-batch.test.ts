@@ -1,11 +1,10 @@
-import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { usageRecords } from "@/db/schema";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { GATEWAY_URL, gatewayFetch, useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
+import { usageRecordsOf } from "./usage-records";
 
 // A small limit, read once when the environment is first parsed (before anything in this file runs).
 vi.hoisted(() => {
@@ -58,13 +57,7 @@ async function post(key: string, body: unknown) {
   return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : undefined };
 }
 
-const gatewayCalls = async () =>
-  (
-    await handle.db
-      .select()
-      .from(usageRecords)
-      .where(and(eq(usageRecords.organizationId, a.orgId), eq(usageRecords.surface, "gateway")))
-  ).length;
+const gatewayCalls = async () => (await usageRecordsOf(handle.db, a.orgId, "gateway")).length;
 
 describe("JSON-RPC batches and the gateway's rate limit", () => {
   it("refuses a batch of 100 tool calls over the limit of 10 before any of them runs", async () => {

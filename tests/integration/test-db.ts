@@ -7,6 +7,7 @@ import { inject } from "vitest";
 import { type Database, type DatabaseHandle, openPostgres } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import * as schema from "@/db/schema";
+import { flushBuffered } from "@/db/write-behind";
 
 /**
  * A fresh, migrated database for one test file: a database of its own on the PostgreSQL server when
@@ -17,7 +18,14 @@ export async function createTestDatabase(): Promise<DatabaseHandle & { db: Datab
   if (!url) {
     const client = new PGlite({ loadDataDir: new Blob([readFileSync(inject("pgliteTemplate"))]) });
     const db = drizzle({ client, schema }) as unknown as Database;
-    return { db, kind: "pglite", close: () => client.close() };
+    return {
+      db,
+      kind: "pglite",
+      close: async () => {
+        await flushBuffered(db);
+        await client.close();
+      },
+    };
   }
   const name = `switchboard_test_${randomUUID().replaceAll("-", "")}`;
   const admin = postgres(url, { max: 1, onnotice: () => {} });
@@ -30,7 +38,12 @@ export async function createTestDatabase(): Promise<DatabaseHandle & { db: Datab
     ...handle,
     close: async () => {
       await handle.close();
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      // FORCE may not end an autovacuum worker visiting the database (it belongs to no role of ours, 42501); a
+      // plain drop asks it to stop and waits for it.
+      await admin.unsafe(`drop database if exists ${name} with (force)`).catch((error: { code?: string }) => {
+        if (error.code !== "42501") throw error;
+        return admin.unsafe(`drop database if exists ${name}`);
+      });
       await admin.end();
     },
   };

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, usageRecords } from "@/db/schema";
+import { auditEvents } from "@/db/schema";
 import { authenticateApiKey, createApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { registerUser } from "@/lib/auth/users";
@@ -22,6 +22,7 @@ import { invokeTool } from "@/lib/tools/catalog";
 import { connectGateway, useDatabase } from "./gateway-client";
 import { joinByInvitation, registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
+import { usageRecordsOf } from "./usage-records";
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
 let a: UserContext;
@@ -41,8 +42,7 @@ afterAll(async () => {
   await handle?.close();
 });
 
-const usageOf = (orgId: string) =>
-  handle.db.select().from(usageRecords).where(eq(usageRecords.organizationId, orgId));
+const usageOf = (orgId: string) => usageRecordsOf(handle.db, orgId);
 const auditOf = (orgId: string) =>
   handle.db.select().from(auditEvents).where(eq(auditEvents.organizationId, orgId));
 

@@ -41,4 +41,16 @@ describe("logger", () => {
       expect(text).not.toContain(secret);
     expect(text).toContain("[redacted]");
   });
+
+  it("keeps a record's id in a secret-sounding field, so API keys can be told apart, and nothing else there", () => {
+    const id = "0b6c7a52-3f1e-4c8e-9d2a-5e4f3a2b1c0d";
+    const out = redact({ apiKeyId: id, api_key_id: id, apiKeyIds: [id], apiKey: id, tokenId: "sk-123" });
+    expect(out).toEqual({
+      apiKeyId: id,
+      api_key_id: id,
+      apiKeyIds: "[redacted]",
+      apiKey: "[redacted]",
+      tokenId: "[redacted]",
+    });
+  });
 });
