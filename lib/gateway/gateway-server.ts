@@ -15,9 +15,10 @@ import {
 import type { Database } from "@/db/client";
 import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { AppError } from "@/lib/errors";
-import { listIntegrationsForOrg, type McpIntegration } from "@/lib/mcp/repository";
+import type { CatalogIntegration } from "@/lib/mcp/repository";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { callTool, listTools } from "@/lib/tools/catalog";
+import { orgCatalog } from "@/lib/tools/catalog-cache";
 import { allows } from "@/lib/tools/scope";
 import { integrationToolName } from "@/lib/tools/tool-names";
 import { CALL_TOOL, callToolArgs, FIND_TOOLS, findTools, findToolsArgs, metaTools } from "./meta-tools";
@@ -74,11 +75,11 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
         "The organization's tools, resources and prompts from every connected MCP server. Use find_tools to search for a tool and call_tool to run one by name.",
     },
   );
-  let integrations: Promise<McpIntegration[]> | undefined;
+  let integrations: Promise<CatalogIntegration[]> | undefined;
   // Resources and prompts come only from here, so an integration outside the key's scope is simply not there.
   const enabledIntegrations = () => {
-    integrations ??= listIntegrationsForOrg(db, ctx.orgId).then((rows) =>
-      rows.filter((row) => row.enabled && allows(ctx.toolScope.integrationIds, row.id)),
+    integrations ??= orgCatalog(db, ctx.orgId).then((catalog) =>
+      catalog.integrations.filter((row) => row.enabled && allows(ctx.toolScope.integrationIds, row.id)),
     );
     return integrations;
   };
@@ -136,7 +137,7 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
     );
     return {
       resourceTemplates: listed.flatMap((result, index) => {
-        const row = rows[index] as McpIntegration;
+        const row = rows[index] as CatalogIntegration;
         if (result.status === "rejected") return [];
         return result.value.map((template) => ({
           ...template,
@@ -166,7 +167,7 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
   });
 
   const promptsByName = async () => {
-    const entries = new Map<string, { integration: McpIntegration; prompt: string }>();
+    const entries = new Map<string, { integration: CatalogIntegration; prompt: string }>();
     const prompts = [];
     for (const integration of await enabledIntegrations()) {
       for (const prompt of integration.discovered?.prompts ?? []) {

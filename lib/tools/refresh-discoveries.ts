@@ -4,7 +4,7 @@ import type { RequestContext } from "@/lib/auth/context";
 import { SlotQueue } from "@/lib/capabilities/sandbox-slots";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/logger";
-import type { McpIntegration } from "@/lib/mcp/repository";
+import type { CatalogIntegration } from "@/lib/mcp/repository";
 import type { CapabilitiesResult } from "@/lib/mcp/types";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 
@@ -75,9 +75,9 @@ function snapshotOf({ tools, resources, prompts }: CapabilitiesResult): Discover
 export async function discoverMissing(
   db: Database,
   ctx: RequestContext,
-  integrations: McpIntegration[],
+  integrations: readonly CatalogIntegration[],
   budgetMs = getEnv().DISCOVERY_BUDGET_MS,
-): Promise<McpIntegration[]> {
+): Promise<readonly CatalogIntegration[]> {
   // Only those never tried: one that failed before has nothing to list, and is retried in the background.
   const missing = integrations.filter(
     (integration) => integration.enabled && !integration.discovered && !integration.lastCheckedAt,
@@ -105,7 +105,7 @@ export async function discoverMissing(
 export function refreshStaleDiscoveries(
   db: Database,
   ctx: RequestContext,
-  integrations: McpIntegration[],
+  integrations: readonly CatalogIntegration[],
   now = Date.now(),
 ) {
   for (const integration of integrations) {

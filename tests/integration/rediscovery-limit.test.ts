@@ -7,6 +7,7 @@ import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration } from "@/lib/mcp/integrations-service";
 import { listTools } from "@/lib/tools/catalog";
+import { publishCatalogChange } from "@/lib/tools/catalog-changes";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
 
@@ -114,6 +115,8 @@ describe("discoveries started by listings", () => {
         })
         .where(eq(mcpIntegrations.id, id));
     }
+    // Written by hand: the catalog, which keeps the organization's integrations in memory, must be told.
+    await publishCatalogChange(handle.db, owner.orgId);
     counting.reset();
     const names = (await listTools(handle.db, owner)).map((tool) => tool.name);
     // The listing answers from the stored discovery at once; the rediscoveries run behind it, two at a time.

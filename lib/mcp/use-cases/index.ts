@@ -4,7 +4,7 @@ import { logger } from "@/lib/logger";
 import { getMcpClient } from "../client/shared-client";
 import { buildConnectionConfig } from "../connection-config";
 import { integrationOAuthConnection } from "../oauth/integration-connection";
-import { createIntegrationsRepository, type McpIntegration } from "../repository";
+import { type CatalogIntegration, createIntegrationsRepository } from "../repository";
 import type { McpClientPort } from "../types";
 import { DiscoverMcpCapabilities } from "./discover-mcp-capabilities";
 import { ExecuteMcpTool } from "./execute-mcp-tool";
@@ -16,7 +16,7 @@ export function mcpUseCases(db: Database, client: McpClientPort = getMcpClient()
   const deps = {
     repository: createIntegrationsRepository(db),
     client,
-    buildConnectionConfig: (integration: McpIntegration, ctx?: RequestContext | null) =>
+    buildConnectionConfig: (integration: CatalogIntegration, ctx?: RequestContext | null) =>
       buildConnectionConfig(integration, (oauth) => integrationOAuthConnection(db, oauth, ctx)),
   };
   return {
