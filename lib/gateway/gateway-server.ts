@@ -8,6 +8,7 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  type ListToolsResult,
   McpError,
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
@@ -17,10 +18,11 @@ import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { AppError } from "@/lib/errors";
 import type { CatalogIntegration } from "@/lib/mcp/repository";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
-import { callTool, listTools } from "@/lib/tools/catalog";
+import { callTool, listToolSet, listTools } from "@/lib/tools/catalog";
 import { orgCatalog } from "@/lib/tools/catalog-cache";
 import { allows } from "@/lib/tools/scope";
 import { integrationToolName } from "@/lib/tools/tool-names";
+import type { ToolDescriptor } from "@/lib/tools/types";
 import { CALL_TOOL, callToolArgs, FIND_TOOLS, findTools, findToolsArgs, metaTools } from "./meta-tools";
 import { gatewayResourceUri, parseGatewayResourceUri } from "./resource-names";
 
@@ -61,6 +63,38 @@ function upstreamError(error: unknown): McpError {
   return new McpError(ErrorCode.InternalError, "The integration failed to answer.");
 }
 
+interface GatewayToolList {
+  result: ListToolsResult;
+  /** The result serialized and encoded, for answering tools/list without doing either again. */
+  serialized: Blob;
+}
+
+const asToolList = (tools: readonly Omit<ToolDescriptor, "source">[]): GatewayToolList => {
+  const result = {
+    tools: tools.map(({ name, description, inputSchema }) => ({
+      name,
+      description,
+      inputSchema: inputSchema as { type: "object" },
+    })),
+  };
+  return { result, serialized: new Blob([JSON.stringify(result)]) };
+};
+
+let metaToolsOnly: GatewayToolList | undefined;
+
+/**
+ * What tools/list answers the key: the meta-tools, then (unless the key lists only those) every tool in its scope.
+ * Made and serialized once per listing of the catalog, so thousands of tools are not serialized per request.
+ */
+export async function gatewayToolList(db: Database, ctx: ApiKeyContext): Promise<GatewayToolList> {
+  if (ctx.metaToolsOnly) {
+    metaToolsOnly ??= asToolList(metaTools);
+    return metaToolsOnly;
+  }
+  const listing = await listToolSet(db, ctx, { scope: ctx.toolScope });
+  return listing.once("gateway", (tools) => asToolList([...metaTools, ...tools]));
+}
+
 /**
  * One MCP server for one request, scoped to the API key's organization and the key's own scope: the catalog's
  * tools (or only the meta-tools, for keys set that way), and the enabled integrations' resources and prompts,
@@ -86,16 +120,7 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
   const listScoped = () => listTools(db, ctx, { scope: ctx.toolScope });
   const useCases = mcpUseCases(db);
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools = ctx.metaToolsOnly ? [] : await listScoped();
-    return {
-      tools: [...metaTools, ...tools].map(({ name, description, inputSchema }) => ({
-        name,
-        description,
-        inputSchema: inputSchema as { type: "object" },
-      })),
-    };
-  });
+  server.setRequestHandler(ListToolsRequestSchema, async () => (await gatewayToolList(db, ctx)).result);
 
   server.setRequestHandler(CallToolRequestSchema, async (request, { signal }) => {
     const { name } = request.params;

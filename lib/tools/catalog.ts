@@ -153,9 +153,20 @@ async function entriesFor(db: Database, ctx: RequestContext, scope: ToolScope, n
   return entriesOf(scope, integrations, found.capabilities, name);
 }
 
-/** One listing of the tools in scope. While the organization's catalog is unchanged, a scope gets the same one. */
+/**
+ * One listing of the tools in scope. While the organization's catalog is unchanged, a scope gets the same one, and
+ * each surface keeps what it makes of it (its serialized answer) on it, so a large listing is serialized once.
+ */
 export class ToolListing {
+  private readonly derived = new Map<string, unknown>();
+
   constructor(readonly tools: readonly ToolDescriptor[]) {}
+
+  /** A value made from these tools once per listing, under a key naming what it is. */
+  once<T>(key: string, make: (tools: readonly ToolDescriptor[]) => T): T {
+    if (!this.derived.has(key)) this.derived.set(key, make(this.tools));
+    return this.derived.get(key) as T;
+  }
 }
 
 // Listings made from a kept catalog, by scope; they go when the catalog changes.

@@ -4,9 +4,10 @@ import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { readGatewayMessages } from "@/lib/gateway/gateway-body";
-import { createGatewayServer } from "@/lib/gateway/gateway-server";
+import { createGatewayServer, gatewayToolList } from "@/lib/gateway/gateway-server";
 import { refuseForeignHost } from "@/lib/gateway/host-check";
 import { jsonRpcError } from "@/lib/gateway/json-rpc-error";
+import { loneToolsListId, toolsListAnswer } from "@/lib/gateway/tools-list-answer";
 import { apiKeyRequestContext, chargeApiKey } from "@/lib/http/api-key-context";
 import { apiRoute } from "@/lib/http/api-route";
 
@@ -45,6 +46,13 @@ export const POST = apiRoute("POST /api/mcp", async (request) => {
     } catch (error) {
       return refusal(error, " Each message of a JSON-RPC batch counts as one request.");
     }
+  }
+  // A lone tools/list (a large organization's, thousands of tools) is answered from its listing serialized once,
+  // as the SDK server would answer it; when the listing fails, the SDK server answers with its error.
+  const listId = loneToolsListId(request.headers, read.parsedBody);
+  if (listId !== undefined) {
+    const list = await gatewayToolList(getDb(), ctx).catch(() => undefined);
+    if (list) return toolsListAnswer(listId, list.serialized);
   }
   const server = createGatewayServer(getDb(), ctx);
   const transport = new WebStandardStreamableHTTPServerTransport({
