@@ -1,10 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { GET as restTools } from "@/app/api/mcp/tools/route";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { createCapability } from "@/lib/capabilities/store";
 import { GATEWAY_URL, gatewayFetch, useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
+
+// The REST route is called with API keys; its session branch (next-auth, which needs Next's runtime) is not used.
+vi.mock("@/lib/auth/request-context", () => ({ getUserContext: async () => null }));
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
 let owner: UserContext;
@@ -44,7 +48,12 @@ async function post(key: string, body: unknown, headers: Record<string, string> 
     headers: { authorization: `Bearer ${key}`, ...headers },
     body: JSON.stringify(body),
   });
-  return { status: response.status, type: response.headers.get("content-type"), text: await response.text() };
+  return {
+    status: response.status,
+    type: response.headers.get("content-type"),
+    cacheControl: response.headers.get("cache-control"),
+    text: await response.text(),
+  };
 }
 
 const list = (id: number | string, params?: Record<string, unknown>) => ({
@@ -69,6 +78,8 @@ describe("the gateway's tools/list", () => {
         expect(batch.status).toBe(200);
         expect(lone.type).toBe(batch.type);
         expect(lone.text).toBe(batch.text);
+        // Not gzipped by Next.js: the listing is serialized once, and compressing it would cost more than that.
+        expect(lone.cacheControl).toBe("no-transform");
       }
     }
     const names = JSON.parse((await post(keys.plain, list(1))).text).result.tools.map(
@@ -103,5 +114,26 @@ describe("the gateway's tools/list", () => {
     const after = JSON.parse((await post(keys.plain, list(1))).text).result.tools;
     expect(after).toHaveLength(before + 1);
     expect(after.at(-1).name).toBe("mcp__listing__two");
+  });
+
+  it("lists the same tools over REST, also uncompressed", async () => {
+    const gateway = JSON.parse((await post(keys.noBuiltins, list(1))).text).result.tools;
+    const response = await restTools(
+      new Request("http://localhost:3000/api/mcp/tools", {
+        headers: { authorization: `Bearer ${keys.noBuiltins}` },
+      }),
+      { params: Promise.resolve({}) },
+    );
+    expect(response.headers.get("cache-control")).toBe("no-transform");
+    const rest = (await response.json()).tools;
+    expect(rest.map((tool: { name: string }) => tool.name)).toEqual(
+      gateway.slice(2).map((tool: { name: string }) => tool.name),
+    );
+    expect(rest[0]).toEqual({
+      name: gateway[2].name,
+      description: gateway[2].description,
+      parameters: gateway[2].inputSchema,
+      source: "capability",
+    });
   });
 });

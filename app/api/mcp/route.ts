@@ -9,7 +9,7 @@ import { refuseForeignHost } from "@/lib/gateway/host-check";
 import { jsonRpcError } from "@/lib/gateway/json-rpc-error";
 import { loneToolsListId, toolsListAnswer } from "@/lib/gateway/tools-list-answer";
 import { apiKeyRequestContext, chargeApiKey } from "@/lib/http/api-key-context";
-import { apiRoute } from "@/lib/http/api-route";
+import { uncompressedApiRoute } from "@/lib/http/api-route";
 
 export const dynamic = "force-dynamic";
 export const maxDuration = 300;
@@ -26,7 +26,7 @@ function refusal(error: unknown, note = ""): Response {
  * The MCP gateway over Streamable HTTP, stateless: each POST gets a fresh server and transport scoped to the
  * API key's organization, so any instance can answer any request.
  */
-export const POST = apiRoute("POST /api/mcp", async (request) => {
+export const POST = uncompressedApiRoute("POST /api/mcp", async (request) => {
   const refused = refuseForeignHost(request.headers, getEnv().MCP_ALLOWED_HOSTS);
   if (refused) return jsonRpcError(403, -32000, refused);
   let ctx: ApiKeyContext;

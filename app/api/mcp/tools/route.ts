@@ -1,12 +1,12 @@
 import { getDb } from "@/db/client";
 import { apiRequestContext } from "@/lib/http/api-context";
-import { apiRoute } from "@/lib/http/api-route";
+import { uncompressedApiRoute } from "@/lib/http/api-route";
 import { listToolSet } from "@/lib/tools/catalog";
 
 export const dynamic = "force-dynamic";
 
 /** Every tool the caller may use, with its parameters as JSON Schema (seed 002, requirement 1). */
-export const GET = apiRoute("GET /api/mcp/tools", async (request) => {
+export const GET = uncompressedApiRoute("GET /api/mcp/tools", async (request) => {
   const ctx = await apiRequestContext(request);
   const listing = await listToolSet(getDb(), ctx, { scope: ctx.toolScope });
   // Serialized and encoded once per listing (a Blob is never changed, so every answer can send the same one): an
