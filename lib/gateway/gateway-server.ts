@@ -13,6 +13,7 @@ import {
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import type { Database } from "@/db/client";
 import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { AppError } from "@/lib/errors";
@@ -95,15 +96,21 @@ export async function gatewayToolList(db: Database, ctx: ApiKeyContext): Promise
   return listing.once("gateway", (tools) => asToolList([...metaTools, ...tools]));
 }
 
+// Unless given one, the SDK makes a JSON Schema validator (a new Ajv) for every server: most of the cost of a
+// server per request. The gateway's servers never use it (they ask clients nothing), so they share one.
+let sharedValidator: AjvJsonSchemaValidator | undefined;
+
 /**
  * One MCP server for one request, scoped to the API key's organization and the key's own scope: the catalog's
  * tools (or only the meta-tools, for keys set that way), and the enabled integrations' resources and prompts,
  * renamed so each leads back to its integration.
  */
 export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
+  sharedValidator ??= new AjvJsonSchemaValidator();
   const server = new Server(
     { name: "switchboard", title: "Switchboard", version: "0.1.0" },
     {
+      jsonSchemaValidator: sharedValidator,
       capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
       instructions:
         "The organization's tools, resources and prompts from every connected MCP server. Use find_tools to search for a tool and call_tool to run one by name.",

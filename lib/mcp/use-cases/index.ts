@@ -11,8 +11,7 @@ import { ExecuteMcpTool } from "./execute-mcp-tool";
 import { GetMcpPrompt } from "./get-mcp-prompt";
 import { ListMcpResourceTemplates, ReadMcpResource } from "./read-mcp-resource";
 
-/** The use cases wired to the real database, the shared pooled client and the structured logger. */
-export function mcpUseCases(db: Database, client: McpClientPort = getMcpClient()) {
+function wireUseCases(db: Database, client: McpClientPort) {
   const deps = {
     repository: createIntegrationsRepository(db),
     client,
@@ -29,4 +28,23 @@ export function mcpUseCases(db: Database, client: McpClientPort = getMcpClient()
     }),
     getPrompt: new GetMcpPrompt({ ...deps, logger: logger.child({ component: "mcp.prompts" }) }),
   };
+}
+
+type McpUseCases = ReturnType<typeof wireUseCases>;
+// They hold nothing of a request, so they are wired once per database and client, not on every call.
+const wired = new WeakMap<Database, WeakMap<McpClientPort, McpUseCases>>();
+
+/** The use cases wired to the real database, the shared pooled client and the structured logger. */
+export function mcpUseCases(db: Database, client: McpClientPort = getMcpClient()): McpUseCases {
+  let byClient = wired.get(db);
+  if (!byClient) {
+    byClient = new WeakMap();
+    wired.set(db, byClient);
+  }
+  let useCases = byClient.get(client);
+  if (!useCases) {
+    useCases = wireUseCases(db, client);
+    byClient.set(client, useCases);
+  }
+  return useCases;
 }
