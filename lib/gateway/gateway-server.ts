@@ -64,36 +64,38 @@ function upstreamError(error: unknown): McpError {
   return new McpError(ErrorCode.InternalError, "The integration failed to answer.");
 }
 
-interface GatewayToolList {
-  result: ListToolsResult;
-  /** The result serialized and encoded, for answering tools/list without doing either again. */
-  serialized: Blob;
-}
+const toolListOf = (tools: readonly Omit<ToolDescriptor, "source">[]): ListToolsResult => ({
+  tools: tools.map(({ name, description, inputSchema }) => ({
+    name,
+    description,
+    inputSchema: inputSchema as { type: "object" },
+  })),
+});
 
-const asToolList = (tools: readonly Omit<ToolDescriptor, "source">[]): GatewayToolList => {
-  const result = {
-    tools: tools.map(({ name, description, inputSchema }) => ({
-      name,
-      description,
-      inputSchema: inputSchema as { type: "object" },
-    })),
-  };
-  return { result, serialized: new Blob([JSON.stringify(result)]) };
-};
-
-let metaToolsOnly: GatewayToolList | undefined;
+const metaToolsOnly = toolListOf(metaTools);
+const metaToolsOnlySerialized = new Blob([JSON.stringify(metaToolsOnly)]);
 
 /**
  * What tools/list answers the key: the meta-tools, then (unless the key lists only those) every tool in its scope.
- * Made and serialized once per listing of the catalog, so thousands of tools are not serialized per request.
+ * Made once per listing of the catalog.
  */
-export async function gatewayToolList(db: Database, ctx: ApiKeyContext): Promise<GatewayToolList> {
-  if (ctx.metaToolsOnly) {
-    metaToolsOnly ??= asToolList(metaTools);
-    return metaToolsOnly;
-  }
+export async function gatewayToolList(db: Database, ctx: ApiKeyContext): Promise<ListToolsResult> {
+  if (ctx.metaToolsOnly) return metaToolsOnly;
   const listing = await listToolSet(db, ctx, { scope: ctx.toolScope });
-  return listing.once("gateway", (tools) => asToolList([...metaTools, ...tools]));
+  return listing.once("gateway", (tools) => toolListOf([...metaTools, ...tools]));
+}
+
+/**
+ * The same serialized and encoded, to answer a lone tools/list without doing either again: made once per listing
+ * of the catalog (without keeping the result object, which only the SDK server needs).
+ */
+export async function serializedGatewayToolList(db: Database, ctx: ApiKeyContext): Promise<Blob> {
+  if (ctx.metaToolsOnly) return metaToolsOnlySerialized;
+  const listing = await listToolSet(db, ctx, { scope: ctx.toolScope });
+  return listing.once(
+    "gateway-serialized",
+    (tools) => new Blob([JSON.stringify(toolListOf([...metaTools, ...tools]))]),
+  );
 }
 
 // Unless given one, the SDK makes a JSON Schema validator (a new Ajv) for every server: most of the cost of a
@@ -127,7 +129,7 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
   const listScoped = () => listTools(db, ctx, { scope: ctx.toolScope });
   const useCases = mcpUseCases(db);
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => (await gatewayToolList(db, ctx)).result);
+  server.setRequestHandler(ListToolsRequestSchema, () => gatewayToolList(db, ctx));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, { signal }) => {
     const { name } = request.params;

@@ -4,7 +4,7 @@ import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { readGatewayMessages } from "@/lib/gateway/gateway-body";
-import { createGatewayServer, gatewayToolList } from "@/lib/gateway/gateway-server";
+import { createGatewayServer, serializedGatewayToolList } from "@/lib/gateway/gateway-server";
 import { refuseForeignHost } from "@/lib/gateway/host-check";
 import { jsonRpcError } from "@/lib/gateway/json-rpc-error";
 import { loneToolsListId, toolsListAnswer } from "@/lib/gateway/tools-list-answer";
@@ -51,8 +51,8 @@ export const POST = uncompressedApiRoute("POST /api/mcp", async (request) => {
   // as the SDK server would answer it; when the listing fails, the SDK server answers with its error.
   const listId = loneToolsListId(request.headers, read.parsedBody);
   if (listId !== undefined) {
-    const list = await gatewayToolList(getDb(), ctx).catch(() => undefined);
-    if (list) return toolsListAnswer(listId, list.serialized);
+    const serialized = await serializedGatewayToolList(getDb(), ctx).catch(() => undefined);
+    if (serialized) return toolsListAnswer(listId, serialized);
   }
   const server = createGatewayServer(getDb(), ctx);
   const transport = new WebStandardStreamableHTTPServerTransport({
