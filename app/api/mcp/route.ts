@@ -24,7 +24,8 @@ function refusal(error: unknown, note = ""): Response {
 
 /**
  * The MCP gateway over Streamable HTTP, stateless: each POST gets a fresh server and transport scoped to the
- * API key's organization, so any instance can answer any request.
+ * API key's organization (a lone tools/list, only the key's listing serialized once), so any instance can answer
+ * any request.
  */
 export const POST = uncompressedApiRoute("POST /api/mcp", async (request) => {
   const refused = refuseForeignHost(request.headers, getEnv().MCP_ALLOWED_HOSTS);
