@@ -102,6 +102,10 @@ export const envSchema = z.object({
    * before going on with what has answered.
    */
   DISCOVERY_BUDGET_MS: wholeNumber("milliseconds", 3_000),
+  /** Discoveries that tool listings start (stale or never made) running at once in this process; others wait. */
+  DISCOVERY_CONCURRENCY: wholeNumber("discoveries", 4).refine((value) => value >= 1, {
+    message: "must be at least 1",
+  }),
   /** How often the background health check rediscovers every enabled integration; 0 turns it off. */
   HEALTH_CHECK_INTERVAL_MS: wholeNumber("milliseconds", 300_000),
   API_RATE_LIMIT_PER_MINUTE: optionalString

@@ -6,6 +6,7 @@ import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { listIntegrationsForToolName } from "@/lib/mcp/repository";
 import { builtinTools } from "@/lib/tools/builtin";
+import { publishCatalogChange } from "@/lib/tools/catalog-changes";
 import { integrationToolName } from "@/lib/tools/tool-names";
 import { isUuid, parseInput } from "@/lib/validation";
 import { type CapabilityInput, capabilityInputSchema, capabilityToolName } from "./names";
@@ -14,6 +15,28 @@ import { type CapabilityInput, capabilityInputSchema, capabilityToolName } from 
 export function listCapabilities(db: Database, orgId: string): Promise<Capability[]> {
   return db
     .select()
+    .from(capabilities)
+    .where(eq(capabilities.organizationId, orgId))
+    .orderBy(asc(capabilities.namespace), asc(capabilities.action));
+}
+
+/** A capability as the tool catalog keeps it in memory: what listing and running it need, not its counters. */
+export type CatalogCapability = Pick<
+  Capability,
+  "id" | "namespace" | "action" | "description" | "parametersSchema" | "code"
+>;
+
+/** The organization's capabilities as the catalog keeps them, by name. */
+export function listCatalogCapabilities(db: Database, orgId: string): Promise<CatalogCapability[]> {
+  return db
+    .select({
+      id: capabilities.id,
+      namespace: capabilities.namespace,
+      action: capabilities.action,
+      description: capabilities.description,
+      parametersSchema: capabilities.parametersSchema,
+      code: capabilities.code,
+    })
     .from(capabilities)
     .where(eq(capabilities.organizationId, orgId))
     .orderBy(asc(capabilities.namespace), asc(capabilities.action));
@@ -80,6 +103,7 @@ export async function createCapability(
     throw new ConflictError(
       `A capability named ${capabilityToolName(values.namespace, values.action)} already exists.`,
     );
+  await publishCatalogChange(db, ctx.orgId);
   await recordAudit(db, ctx, { action: "capability.create", ...auditTarget(row), after: auditFields(row) });
   return row;
 }
@@ -100,6 +124,7 @@ export async function updateCapability(
     .where(and(eq(capabilities.id, current.id), eq(capabilities.organizationId, ctx.orgId)))
     .returning();
   if (!row) throw new NotFoundError("That capability");
+  await publishCatalogChange(db, ctx.orgId);
   await recordAudit(db, ctx, {
     action: "capability.update",
     ...auditTarget(row),
@@ -128,6 +153,7 @@ export async function deleteCapability(db: Database, ctx: RequestContext, id: st
       .update(agents)
       .set({ capabilityIds: sql`${agents.capabilityIds} - ${current.id}::text` })
       .where(and(eq(agents.organizationId, ctx.orgId), sql`${agents.capabilityIds} ? ${current.id}::text`));
+    await publishCatalogChange(db, ctx.orgId, { executor: tx });
   });
   await recordAudit(db, ctx, {
     action: "capability.delete",

@@ -8,18 +8,22 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  type ListToolsResult,
   McpError,
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import type { Database } from "@/db/client";
 import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { AppError } from "@/lib/errors";
-import { listIntegrationsForOrg, type McpIntegration } from "@/lib/mcp/repository";
+import type { CatalogIntegration } from "@/lib/mcp/repository";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
-import { callTool, listTools } from "@/lib/tools/catalog";
+import { callTool, listToolSet, listTools } from "@/lib/tools/catalog";
+import { orgCatalog } from "@/lib/tools/catalog-cache";
 import { allows } from "@/lib/tools/scope";
 import { integrationToolName } from "@/lib/tools/tool-names";
+import type { ToolDescriptor } from "@/lib/tools/types";
 import { CALL_TOOL, callToolArgs, FIND_TOOLS, findTools, findToolsArgs, metaTools } from "./meta-tools";
 import { gatewayResourceUri, parseGatewayResourceUri } from "./resource-names";
 
@@ -60,41 +64,72 @@ function upstreamError(error: unknown): McpError {
   return new McpError(ErrorCode.InternalError, "The integration failed to answer.");
 }
 
+const toolListOf = (tools: readonly Omit<ToolDescriptor, "source">[]): ListToolsResult => ({
+  tools: tools.map(({ name, description, inputSchema }) => ({
+    name,
+    description,
+    inputSchema: inputSchema as { type: "object" },
+  })),
+});
+
+const metaToolsOnly = toolListOf(metaTools);
+const metaToolsOnlySerialized = new Blob([JSON.stringify(metaToolsOnly)]);
+
+/**
+ * What tools/list answers the key: the meta-tools, then (unless the key lists only those) every tool in its scope.
+ * Made once per listing of the catalog.
+ */
+export async function gatewayToolList(db: Database, ctx: ApiKeyContext): Promise<ListToolsResult> {
+  if (ctx.metaToolsOnly) return metaToolsOnly;
+  const listing = await listToolSet(db, ctx, { scope: ctx.toolScope });
+  return listing.once("gateway", (tools) => toolListOf([...metaTools, ...tools]));
+}
+
+/**
+ * The same serialized and encoded, to answer a lone tools/list without doing either again: made once per listing
+ * of the catalog (without keeping the result object, which only the SDK server needs).
+ */
+export async function serializedGatewayToolList(db: Database, ctx: ApiKeyContext): Promise<Blob> {
+  if (ctx.metaToolsOnly) return metaToolsOnlySerialized;
+  const listing = await listToolSet(db, ctx, { scope: ctx.toolScope });
+  return listing.once(
+    "gateway-serialized",
+    (tools) => new Blob([JSON.stringify(toolListOf([...metaTools, ...tools]))]),
+  );
+}
+
+// Unless given one, the SDK makes a JSON Schema validator (a new Ajv) for every server: most of the cost of a
+// server per request. The gateway's servers never use it (they ask clients nothing), so they share one.
+let sharedValidator: AjvJsonSchemaValidator | undefined;
+
 /**
  * One MCP server for one request, scoped to the API key's organization and the key's own scope: the catalog's
  * tools (or only the meta-tools, for keys set that way), and the enabled integrations' resources and prompts,
  * renamed so each leads back to its integration.
  */
 export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
+  sharedValidator ??= new AjvJsonSchemaValidator();
   const server = new Server(
     { name: "switchboard", title: "Switchboard", version: "0.1.0" },
     {
+      jsonSchemaValidator: sharedValidator,
       capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
       instructions:
         "The organization's tools, resources and prompts from every connected MCP server. Use find_tools to search for a tool and call_tool to run one by name.",
     },
   );
-  let integrations: Promise<McpIntegration[]> | undefined;
+  let integrations: Promise<CatalogIntegration[]> | undefined;
   // Resources and prompts come only from here, so an integration outside the key's scope is simply not there.
   const enabledIntegrations = () => {
-    integrations ??= listIntegrationsForOrg(db, ctx.orgId).then((rows) =>
-      rows.filter((row) => row.enabled && allows(ctx.toolScope.integrationIds, row.id)),
+    integrations ??= orgCatalog(db, ctx.orgId).then((catalog) =>
+      catalog.integrations.filter((row) => row.enabled && allows(ctx.toolScope.integrationIds, row.id)),
     );
     return integrations;
   };
   const listScoped = () => listTools(db, ctx, { scope: ctx.toolScope });
   const useCases = mcpUseCases(db);
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const tools = ctx.metaToolsOnly ? [] : await listScoped();
-    return {
-      tools: [...metaTools, ...tools].map(({ name, description, inputSchema }) => ({
-        name,
-        description,
-        inputSchema: inputSchema as { type: "object" },
-      })),
-    };
-  });
+  server.setRequestHandler(ListToolsRequestSchema, () => gatewayToolList(db, ctx));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, { signal }) => {
     const { name } = request.params;
@@ -136,7 +171,7 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
     );
     return {
       resourceTemplates: listed.flatMap((result, index) => {
-        const row = rows[index] as McpIntegration;
+        const row = rows[index] as CatalogIntegration;
         if (result.status === "rejected") return [];
         return result.value.map((template) => ({
           ...template,
@@ -166,7 +201,7 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
   });
 
   const promptsByName = async () => {
-    const entries = new Map<string, { integration: McpIntegration; prompt: string }>();
+    const entries = new Map<string, { integration: CatalogIntegration; prompt: string }>();
     const prompts = [];
     for (const integration of await enabledIntegrations()) {
       for (const prompt of integration.discovered?.prompts ?? []) {

@@ -5,11 +5,25 @@ import { runInRequestScope } from "./request-scope";
 
 type Handler<P> = (request: Request, context: { params: Promise<P>; requestId: string }) => Promise<Response>;
 
+export interface ApiRouteOptions {
+  /** Sent with `Cache-Control: no-transform`, so Next.js does not gzip it: for programs, gzip costs more than it saves. */
+  uncompressed?: boolean;
+}
+
+function withNoTransform(cacheControl: string | null): string {
+  if (!cacheControl) return "no-transform";
+  return /(^|,)\s*no-transform\s*(,|$)/i.test(cacheControl) ? cacheControl : `${cacheControl}, no-transform`;
+}
+
 /**
  * Wraps a route handler: one structured log line per request (method, path, status, duration), a request id
  * header, and the one error mapping, so no handler leaks a stack trace or repeats this.
  */
-export function apiRoute<P = Record<string, never>>(name: string, handler: Handler<P>) {
+export function apiRoute<P = Record<string, never>>(
+  name: string,
+  handler: Handler<P>,
+  options: ApiRouteOptions = {},
+) {
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     const requestId = request.headers.get("x-request-id") ?? randomUUID();
     const started = performance.now();
@@ -27,6 +41,8 @@ export function apiRoute<P = Record<string, never>>(name: string, handler: Handl
       if (error instanceof AppError) failure = { errorCode: error.code, error: error.message };
     }
     response.headers.set("x-request-id", requestId);
+    if (options.uncompressed)
+      response.headers.set("cache-control", withNoTransform(response.headers.get("cache-control")));
     logger.info("request", {
       route: name,
       requestId,
@@ -39,4 +55,12 @@ export function apiRoute<P = Record<string, never>>(name: string, handler: Handl
     });
     return response;
   };
+}
+
+/**
+ * apiRoute for answers read by programs (the REST API, the MCP gateway): sent with `Cache-Control: no-transform`,
+ * so Next.js does not gzip them; for programs on fast links gzip costs more than it saves.
+ */
+export function uncompressedApiRoute<P = Record<string, never>>(name: string, handler: Handler<P>) {
+  return apiRoute(name, handler, { uncompressed: true });
 }

@@ -3,7 +3,7 @@ import { decryptSecret } from "@/lib/crypto/secret-box";
 import { dataDir } from "@/lib/data-dir";
 import { getEnv } from "@/lib/env";
 import { bundledCommand, findCatalogEntry } from "./catalog";
-import type { McpIntegration } from "./repository";
+import type { CatalogIntegration } from "./repository";
 import type { McpConnectionConfig, McpOAuthConnection } from "./types";
 
 function decryptAll(values: Record<string, string>): Record<string, string> {
@@ -15,8 +15,8 @@ function decryptAll(values: Record<string, string>): Record<string, string> {
  * takes its tokens from `oauth`, which knows the caller and the database.
  */
 export function buildConnectionConfig(
-  integration: McpIntegration,
-  oauth?: (integration: McpIntegration) => McpOAuthConnection,
+  integration: CatalogIntegration,
+  oauth?: (integration: CatalogIntegration) => McpOAuthConnection,
 ): McpConnectionConfig {
   const base = {
     integrationId: integration.id,

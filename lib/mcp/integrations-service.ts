@@ -14,6 +14,7 @@ import { getEnv } from "@/lib/env";
 import { AppError, type FieldErrors, ForbiddenError, NotFoundError, ValidationError } from "@/lib/errors";
 import { slugify } from "@/lib/orgs/schemas";
 import { integrationToolDescriptor, invokeTool, UnknownToolError } from "@/lib/tools/catalog";
+import { publishCatalogChange } from "@/lib/tools/catalog-changes";
 import type { ToolResult } from "@/lib/tools/types";
 import { parseInput } from "@/lib/validation";
 import { type CatalogEntry, findCatalogEntry, isCatalogEntryOffered } from "./catalog";
@@ -251,6 +252,7 @@ export async function createIntegration(
   }
   const [row] = await db.insert(mcpIntegrations).values(values).returning();
   if (!row) throw new Error("insert returned no row");
+  await publishCatalogChange(db, ctx.orgId);
   await recordAudit(db, ctx, {
     action: "integration.create",
     ...auditTarget(row),
@@ -340,6 +342,7 @@ export async function updateIntegration(
     // A consent still pending was asked of the old server; its code must not be redeemed with the new one.
     await db.delete(mcpOAuthFlows).where(eq(mcpOAuthFlows.integrationId, updated.id));
   }
+  await publishCatalogChange(db, ctx.orgId);
   await getMcpClient().pool.closeIntegration(id);
   if (updated) {
     const credentialsChanged =
@@ -441,6 +444,7 @@ export async function setIntegrationEnabled(db: Database, ctx: RequestContext, i
     .update(mcpIntegrations)
     .set({ enabled, updatedAt: new Date() })
     .where(and(eq(mcpIntegrations.id, id), eq(mcpIntegrations.organizationId, ctx.orgId)));
+  await publishCatalogChange(db, ctx.orgId);
   if (!enabled) await getMcpClient().pool.closeIntegration(id);
   await recordAudit(db, ctx, {
     action: enabled ? "integration.enable" : "integration.disable",
@@ -462,6 +466,7 @@ export async function deleteIntegration(db: Database, ctx: RequestContext, id: s
       .update(agents)
       .set({ mcpIntegrationIds: sql`${agents.mcpIntegrationIds} - ${row.id}::text` })
       .where(and(eq(agents.organizationId, ctx.orgId), sql`${agents.mcpIntegrationIds} ? ${row.id}::text`));
+    await publishCatalogChange(db, ctx.orgId, { executor: tx });
   });
   await getMcpClient().pool.closeIntegration(id);
   await recordAudit(db, ctx, { action: "integration.delete", ...auditTarget(row), before: auditFields(row) });

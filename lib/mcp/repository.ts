@@ -1,9 +1,55 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { type DiscoveredSnapshot, type McpIntegrationRow, mcpIntegrations } from "@/db/schema";
+import { publishCatalogChange } from "@/lib/tools/catalog-changes";
 import { isUuid } from "@/lib/validation";
 
 export type McpIntegration = McpIntegrationRow;
+
+/**
+ * An integration as the tool catalog keeps it in memory: what listing its tools and connecting to it need, without
+ * the outcome of its last check (status, error, latency), which changes with every check and lists nothing.
+ */
+export type CatalogIntegration = Omit<McpIntegration, "status" | "lastError" | "lastLatencyMs" | "updatedAt">;
+
+const catalogColumns = {
+  id: mcpIntegrations.id,
+  organizationId: mcpIntegrations.organizationId,
+  name: mcpIntegrations.name,
+  slug: mcpIntegrations.slug,
+  transport: mcpIntegrations.transport,
+  url: mcpIntegrations.url,
+  command: mcpIntegrations.command,
+  args: mcpIntegrations.args,
+  envEncrypted: mcpIntegrations.envEncrypted,
+  authType: mcpIntegrations.authType,
+  oauth: mcpIntegrations.oauth,
+  credentialsEncrypted: mcpIntegrations.credentialsEncrypted,
+  enabled: mcpIntegrations.enabled,
+  catalogKey: mcpIntegrations.catalogKey,
+  timeoutMs: mcpIntegrations.timeoutMs,
+  lastCheckedAt: mcpIntegrations.lastCheckedAt,
+  discovered: mcpIntegrations.discovered,
+  createdAt: mcpIntegrations.createdAt,
+} satisfies { [K in keyof CatalogIntegration]: unknown };
+
+/** The organization's integrations as the catalog keeps them, oldest first. */
+export function listCatalogIntegrations(db: Database, orgId: string): Promise<CatalogIntegration[]> {
+  return db
+    .select(catalogColumns)
+    .from(mcpIntegrations)
+    .where(eq(mcpIntegrations.organizationId, orgId))
+    .orderBy(asc(mcpIntegrations.createdAt));
+}
+
+/** One integration as the catalog keeps it, read again after it changed. */
+export async function findCatalogIntegration(
+  db: Database,
+  id: string,
+): Promise<CatalogIntegration | undefined> {
+  const [row] = await db.select(catalogColumns).from(mcpIntegrations).where(eq(mcpIntegrations.id, id));
+  return row;
+}
 
 /** The integrations port of the use cases: they look an integration up by id and check its organization themselves. */
 export interface McpIntegrationsRepositoryPort {
@@ -23,7 +69,7 @@ export function createIntegrationsRepository(db: Database): McpIntegrationsRepos
       return row;
     },
     async recordDiscovery(id, outcome) {
-      await db
+      const [row] = await db
         .update(mcpIntegrations)
         .set(
           outcome.ok
@@ -41,7 +87,10 @@ export function createIntegrationsRepository(db: Database): McpIntegrationsRepos
                 lastLatencyMs: outcome.latencyMs,
               },
         )
-        .where(eq(mcpIntegrations.id, id));
+        .where(eq(mcpIntegrations.id, id))
+        .returning({ organizationId: mcpIntegrations.organizationId });
+      // Its tools, and when it was last checked (which decides when it is rediscovered), changed.
+      if (row) await publishCatalogChange(db, row.organizationId, { integrationId: id });
     },
   };
 }

@@ -5,18 +5,15 @@ import type { RequestContext } from "@/lib/auth/context";
 import { executeCapability } from "@/lib/capabilities/executor";
 import { capabilityToolName } from "@/lib/capabilities/names";
 import type { RunBudget } from "@/lib/capabilities/run-budget";
-import { listCapabilities, listCapabilitiesForToolName } from "@/lib/capabilities/store";
+import type { CatalogCapability } from "@/lib/capabilities/store";
 import { AppError, ForbiddenError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
-import {
-  listIntegrationsForOrg,
-  listIntegrationsForToolName,
-  type McpIntegration,
-} from "@/lib/mcp/repository";
+import type { CatalogIntegration, McpIntegration } from "@/lib/mcp/repository";
 import type { McpClientPort } from "@/lib/mcp/types";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { recordUsage, type UsageEntry } from "@/lib/usage/record-usage";
 import { builtinTools } from "./builtin";
+import { type OrgCatalog, orgCatalog } from "./catalog-cache";
 import { discoverMissing, refreshStaleDiscoveries } from "./refresh-discoveries";
 import { allows, type DraftCapability, type ToolScope } from "./scope";
 import { integrationToolName } from "./tool-names";
@@ -27,7 +24,7 @@ type CapabilitySource = Pick<Capability, "code"> & { id?: string };
 
 type Entry =
   | { descriptor: ToolDescriptor; kind: "builtin"; tool: BuiltinTool }
-  | { descriptor: ToolDescriptor; kind: "integration"; integration: McpIntegration; toolName: string }
+  | { descriptor: ToolDescriptor; kind: "integration"; integration: CatalogIntegration; toolName: string }
   | { descriptor: ToolDescriptor; kind: "capability"; capability: CapabilitySource; draft: boolean };
 
 export class UnknownToolError extends AppError {
@@ -49,6 +46,20 @@ export function integrationToolDescriptor(
   };
 }
 
+// The kept catalog's rows never change, so neither do their tools' descriptors: made once per row.
+const descriptorsByRow = new WeakMap<CatalogIntegration, ToolDescriptor[]>();
+
+function descriptorsOf(integration: CatalogIntegration): ToolDescriptor[] {
+  let descriptors = descriptorsByRow.get(integration);
+  if (!descriptors) {
+    descriptors = (integration.discovered?.tools ?? []).map((tool) =>
+      integrationToolDescriptor(integration, tool),
+    );
+    descriptorsByRow.set(integration, descriptors);
+  }
+  return descriptors;
+}
+
 function capabilityDescriptor(capability: Omit<DraftCapability, "code" | "id">): ToolDescriptor {
   return {
     name: capabilityToolName(capability.namespace, capability.action),
@@ -58,19 +69,50 @@ function capabilityDescriptor(capability: Omit<DraftCapability, "code" | "id">):
   };
 }
 
+const capabilityDescriptors = new WeakMap<CatalogCapability, ToolDescriptor>();
+
+function capabilityDescriptorOf(capability: CatalogCapability): ToolDescriptor {
+  let descriptor = capabilityDescriptors.get(capability);
+  if (!descriptor) {
+    descriptor = capabilityDescriptor(capability);
+    capabilityDescriptors.set(capability, descriptor);
+  }
+  return descriptor;
+}
+
+/** The organization's integrations and capabilities in scope; for one call, only those that could hold its name. */
+function inScope(catalog: OrgCatalog, scope: ToolScope, only?: string) {
+  const integrations =
+    scope.integrationIds?.length === 0
+      ? []
+      : catalog.integrations.filter(
+          (row) => allows(scope.integrationIds, row.id) && (!only || only.startsWith(`${row.slug}_`)),
+        );
+  const capabilities =
+    scope.capabilityIds?.length === 0
+      ? []
+      : catalog.capabilities.filter(
+          (capability) =>
+            allows(scope.capabilityIds, capability.id) &&
+            capability.id !== scope.draft?.id &&
+            (!only || capabilityToolName(capability.namespace, capability.action) === only),
+        );
+  return { integrations, capabilities };
+}
+
 /**
- * The tools in scope with how to reach each. Integration tools come from each integration's latest discovery
- * (one never discovered is discovered inline, within the discovery budget); disabled integrations are kept
- * aside to answer 403.
+ * The tools in scope with how to reach each, in listing order: built-ins, an editor's draft, the integrations'
+ * tools (from each one's latest discovery, oldest integration first), capabilities. Disabled integrations' tools
+ * are kept aside to answer 403.
  */
-async function loadEntries(
-  db: Database,
-  ctx: RequestContext,
+function entriesOf(
   scope: ToolScope,
-  options: { refresh?: boolean; only?: string } = {},
+  integrations: readonly CatalogIntegration[],
+  capabilities: readonly CatalogCapability[],
+  only?: string,
 ) {
   const listed = new Map<string, Entry>();
-  const disabled = new Map<string, McpIntegration>();
+  const disabled = new Map<string, CatalogIntegration>();
   const hidden = new Set(scope.hiddenTools ?? []);
   const add = (entry: Entry) => {
     // Never two tools under one name; a name switched off is not there at all.
@@ -79,21 +121,6 @@ async function loadEntries(
   };
   for (const tool of builtinTools)
     if (allows(scope.builtins, tool.name)) add({ descriptor: tool, kind: "builtin", tool });
-  // For one call, only the rows that could hold that name are read, in the same order as the full listing.
-  const { only } = options;
-  const none = Promise.resolve([]);
-  const [rows, ownCapabilities] = await Promise.all([
-    scope.integrationIds?.length === 0
-      ? none
-      : only
-        ? listIntegrationsForToolName(db, ctx.orgId, only)
-        : listIntegrationsForOrg(db, ctx.orgId),
-    scope.capabilityIds?.length === 0
-      ? none
-      : only
-        ? listCapabilitiesForToolName(db, ctx.orgId, only)
-        : listCapabilities(db, ctx.orgId),
-  ]);
   // An editor's draft is what its test run calls, whatever else might hold its name.
   const { draft } = scope;
   if (draft) {
@@ -101,35 +128,102 @@ async function loadEntries(
     if (!only || only === descriptor.name)
       add({ kind: "capability", capability: draft, draft: true, descriptor });
   }
-  const inScope = rows.filter((row) => allows(scope.integrationIds, row.id));
-  const integrations = await discoverMissing(db, ctx, inScope);
-  if (options.refresh) refreshStaleDiscoveries(db, ctx, integrations);
   for (const integration of integrations) {
-    for (const tool of integration.discovered?.tools ?? []) {
-      const descriptor = integrationToolDescriptor(integration, tool);
+    const tools = integration.discovered?.tools ?? [];
+    descriptorsOf(integration).forEach((descriptor, index) => {
       if (!integration.enabled) disabled.set(descriptor.name, integration);
-      else add({ kind: "integration", integration, toolName: tool.name, descriptor });
-    }
+      else add({ kind: "integration", integration, toolName: (tools[index] as Tool).name, descriptor });
+    });
   }
-  for (const capability of ownCapabilities) {
-    if (!allows(scope.capabilityIds, capability.id) || capability.id === draft?.id) continue;
-    add({ kind: "capability", capability, draft: false, descriptor: capabilityDescriptor(capability) });
-  }
+  for (const capability of capabilities)
+    add({ kind: "capability", capability, draft: false, descriptor: capabilityDescriptorOf(capability) });
   return { listed, disabled };
+}
+
+const isNeverDiscovered = (integration: CatalogIntegration) =>
+  integration.enabled && !integration.discovered && !integration.lastCheckedAt;
+
+/**
+ * The tools in scope that could be `name`, with how to reach each. An integration never discovered that could hold
+ * it is discovered now, within the discovery budget.
+ */
+async function entriesFor(db: Database, ctx: RequestContext, scope: ToolScope, name: string) {
+  const found = inScope(await orgCatalog(db, ctx.orgId), scope, name);
+  const integrations = await discoverMissing(db, ctx, found.integrations);
+  return entriesOf(scope, integrations, found.capabilities, name);
+}
+
+/**
+ * One listing of the tools in scope. While the organization's catalog is unchanged, a scope gets the same one, and
+ * each surface keeps what it makes of it (its serialized answer) on it, so a large listing is serialized once.
+ */
+export class ToolListing {
+  private readonly derived = new Map<string, unknown>();
+
+  constructor(readonly tools: readonly ToolDescriptor[]) {}
+
+  /** A value made from these tools once per listing, under a key naming what it is. */
+  once<T>(key: string, make: (tools: readonly ToolDescriptor[]) => T): T {
+    if (!this.derived.has(key)) this.derived.set(key, make(this.tools));
+    return this.derived.get(key) as T;
+  }
+}
+
+// Listings made from a kept catalog, by scope; they go when the catalog changes.
+const listingsByCatalog = new WeakMap<OrgCatalog, Map<string, ToolListing>>();
+// Scopes remembered per catalog: keys limited to a few integrations each are few per organization.
+const MAX_LISTINGS = 64;
+
+function listingKey(scope: ToolScope): string {
+  return JSON.stringify([scope.builtins, scope.integrationIds, scope.capabilityIds, scope.hiddenTools]);
 }
 
 export interface ListOptions {
   scope?: ToolScope;
 }
 
-/** Every tool in scope: built-ins first, then the integrations' tools, then capabilities. */
-export async function listTools(
+/**
+ * Every tool in scope: built-ins first, then the integrations' tools, then capabilities. Integrations never
+ * discovered are discovered now, within the discovery budget; those discovered long ago are rediscovered behind it.
+ */
+export async function listToolSet(
   db: Database,
   ctx: RequestContext,
   { scope = {} }: ListOptions = {},
-): Promise<ToolDescriptor[]> {
-  const { listed } = await loadEntries(db, ctx, scope, { refresh: true });
-  return [...listed.values()].map((entry) => entry.descriptor);
+): Promise<ToolListing> {
+  const catalog = await orgCatalog(db, ctx.orgId);
+  const found = inScope(catalog, scope);
+  const neverDiscovered = found.integrations.filter(isNeverDiscovered);
+  refreshStaleDiscoveries(
+    db,
+    ctx,
+    found.integrations.filter((integration) => !neverDiscovered.includes(integration)),
+  );
+  // Made afresh when it has a draft in it or waits for a discovery; those listings are for one request.
+  if (scope.draft || neverDiscovered.length > 0) {
+    const integrations = await discoverMissing(db, ctx, found.integrations);
+    const { listed } = entriesOf(scope, integrations, found.capabilities);
+    return new ToolListing([...listed.values()].map((entry) => entry.descriptor));
+  }
+  let listings = listingsByCatalog.get(catalog);
+  if (!listings) {
+    listings = new Map();
+    listingsByCatalog.set(catalog, listings);
+  }
+  const key = listingKey(scope);
+  let listing = listings.get(key);
+  if (!listing) {
+    const { listed } = entriesOf(scope, found.integrations, found.capabilities);
+    listing = new ToolListing([...listed.values()].map((entry) => entry.descriptor));
+    if (listings.size >= MAX_LISTINGS) listings.clear();
+    listings.set(key, listing);
+  }
+  return listing;
+}
+
+/** Every tool in scope, as a list the caller may change. */
+export async function listTools(db: Database, ctx: RequestContext, options: ListOptions = {}) {
+  return [...(await listToolSet(db, ctx, options)).tools];
 }
 
 export interface InvokeOptions {
@@ -149,7 +243,7 @@ async function lookUp(db: Database, ctx: RequestContext, name: string, scope: To
   const builtin = builtinTools.find((tool) => tool.name === name);
   if (builtin && !scope.hiddenTools?.includes(name) && allows(scope.builtins, name))
     return { entry: { descriptor: builtin, kind: "builtin", tool: builtin } as Entry };
-  const { listed, disabled } = await loadEntries(db, ctx, scope, { only: name });
+  const { listed, disabled } = await entriesFor(db, ctx, scope, name);
   return { entry: listed.get(name), disabledBy: disabled.get(name) };
 }
 
@@ -182,6 +276,7 @@ async function run(
   }
   const execution = await mcpUseCases(db, options.client).execute.execute(ctx, {
     integrationId: entry.integration.id,
+    integration: entry.integration,
     toolName: entry.toolName,
     parameters: params,
     signal: options.budget?.signal ?? options.signal,

@@ -1,9 +1,10 @@
 import type { Database } from "@/db/client";
 import type { DiscoveredSnapshot } from "@/db/schema";
 import type { RequestContext } from "@/lib/auth/context";
+import { SlotQueue } from "@/lib/capabilities/sandbox-slots";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/logger";
-import type { McpIntegration } from "@/lib/mcp/repository";
+import type { CatalogIntegration } from "@/lib/mcp/repository";
 import type { CapabilitiesResult } from "@/lib/mcp/types";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 
@@ -14,17 +15,48 @@ const inFlight = new Map<string, Promise<CapabilitiesResult>>();
 // Per caller too: an integration whose users each connect their own account answers each of them differently.
 const keyOf = (ctx: RequestContext, integrationId: string) => `${integrationId}|${ctx.userId ?? ""}`;
 
-/** A live discovery of one integration, shared with the same caller's requests already waiting for it. */
-export function discoverShared(db: Database, ctx: RequestContext, integrationId: string) {
+let listingSlots: SlotQueue | undefined;
+
+/**
+ * Discoveries that listings start wait here, at most DISCOVERY_CONCURRENCY at once: a listing that finds fifty
+ * stdio integrations stale must not start fifty processes together (their handshakes would time out, and the
+ * integrations be marked failing for it). One never discovered, which a listing waits for, goes first.
+ */
+function listingSlotsOf(): SlotQueue {
+  listingSlots ??= new SlotQueue(getEnv().DISCOVERY_CONCURRENCY);
+  return listingSlots;
+}
+
+/** How a discovery is started: at once, or (from a listing) in turn with the others, at this priority. */
+type Start = { queued: false } | { queued: true; priority: number };
+
+/**
+ * A live discovery of one integration, shared with the same caller's requests already waiting for it (also while
+ * it waits for its turn).
+ */
+export function discoverShared(
+  db: Database,
+  ctx: RequestContext,
+  integrationId: string,
+  start: Start = { queued: false },
+) {
   const key = keyOf(ctx, integrationId);
   const running = inFlight.get(key);
   if (running) return running;
-  const started = mcpUseCases(db)
-    .discover.execute(ctx, { integrationId })
-    .finally(() => inFlight.delete(key));
+  const discover = () => mcpUseCases(db).discover.execute(ctx, { integrationId });
+  const started = (
+    start.queued
+      ? listingSlotsOf()
+          .acquire(start.priority)
+          .then((release) => discover().finally(release))
+      : discover()
+  ).finally(() => inFlight.delete(key));
   inFlight.set(key, started);
   return started;
 }
+
+const NEVER_DISCOVERED = 1;
+const STALE = 0;
 
 /** Resolves after `ms`, or at once when `ms` is 0; the timer never keeps the process alive. */
 export function budgetElapsed(ms: number): Promise<void> {
@@ -43,9 +75,9 @@ function snapshotOf({ tools, resources, prompts }: CapabilitiesResult): Discover
 export async function discoverMissing(
   db: Database,
   ctx: RequestContext,
-  integrations: McpIntegration[],
+  integrations: readonly CatalogIntegration[],
   budgetMs = getEnv().DISCOVERY_BUDGET_MS,
-): Promise<McpIntegration[]> {
+): Promise<readonly CatalogIntegration[]> {
   // Only those never tried: one that failed before has nothing to list, and is retried in the background.
   const missing = integrations.filter(
     (integration) => integration.enabled && !integration.discovered && !integration.lastCheckedAt,
@@ -53,7 +85,7 @@ export async function discoverMissing(
   if (missing.length === 0) return integrations;
   const found = new Map<string, DiscoveredSnapshot>();
   const discoveries = missing.map((integration) =>
-    discoverShared(db, ctx, integration.id).then(
+    discoverShared(db, ctx, integration.id, { queued: true, priority: NEVER_DISCOVERED }).then(
       (result) => void found.set(integration.id, snapshotOf(result)),
       (error: unknown) =>
         logger.debug("inline discovery failed", { integrationId: integration.id, err: error }),
@@ -68,19 +100,19 @@ export async function discoverMissing(
 
 /**
  * Starts, without waiting, a fresh discovery of each enabled integration whose last one is older than a few
- * minutes; the listing that noticed answers from what it has, the next one sees the result.
+ * minutes (a few at a time); the listing that noticed answers from what it has, a later one sees the result.
  */
 export function refreshStaleDiscoveries(
   db: Database,
   ctx: RequestContext,
-  integrations: McpIntegration[],
+  integrations: readonly CatalogIntegration[],
   now = Date.now(),
 ) {
   for (const integration of integrations) {
     if (!integration.enabled || inFlight.has(keyOf(ctx, integration.id))) continue;
     const checked = integration.lastCheckedAt?.getTime() ?? 0;
     if (now - checked < STALE_AFTER_MS) continue;
-    discoverShared(db, ctx, integration.id).catch((error: unknown) =>
+    discoverShared(db, ctx, integration.id, { queued: true, priority: STALE }).catch((error: unknown) =>
       logger.debug("background discovery failed", { integrationId: integration.id, err: error }),
     );
   }

@@ -51,4 +51,34 @@ describe("apiRoute", () => {
     expect(failed.status).toBe(500);
     expect(JSON.stringify(await failed.json())).not.toContain("hunter2");
   });
+
+  it("marks answers for programs not to be compressed, keeping their own cache directives", async () => {
+    const plain = await apiRoute("GET /p", async () => Response.json({}))(
+      new Request("http://x/p"),
+      noParams,
+    );
+    expect(plain.headers.get("cache-control")).toBeNull();
+    const api = apiRoute("GET /a", async () => Response.json({}), { uncompressed: true });
+    expect((await api(new Request("http://x/a"), noParams)).headers.get("cache-control")).toBe(
+      "no-transform",
+    );
+    const kept = apiRoute(
+      "GET /k",
+      async () => new Response("{}", { headers: { "cache-control": "no-cache" } }),
+      { uncompressed: true },
+    );
+    expect((await kept(new Request("http://x/k"), noParams)).headers.get("cache-control")).toBe(
+      "no-cache, no-transform",
+    );
+    const failing = apiRoute(
+      "GET /f",
+      async () => {
+        throw new ValidationError("bad", {});
+      },
+      { uncompressed: true },
+    );
+    expect((await failing(new Request("http://x/f"), noParams)).headers.get("cache-control")).toBe(
+      "no-transform",
+    );
+  });
 });

@@ -4,11 +4,12 @@ import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { readGatewayMessages } from "@/lib/gateway/gateway-body";
-import { createGatewayServer } from "@/lib/gateway/gateway-server";
+import { createGatewayServer, serializedGatewayToolList } from "@/lib/gateway/gateway-server";
 import { refuseForeignHost } from "@/lib/gateway/host-check";
 import { jsonRpcError } from "@/lib/gateway/json-rpc-error";
+import { loneToolsListId, toolsListAnswer } from "@/lib/gateway/tools-list-answer";
 import { apiKeyRequestContext, chargeApiKey } from "@/lib/http/api-key-context";
-import { apiRoute } from "@/lib/http/api-route";
+import { uncompressedApiRoute } from "@/lib/http/api-route";
 
 export const dynamic = "force-dynamic";
 export const maxDuration = 300;
@@ -23,9 +24,10 @@ function refusal(error: unknown, note = ""): Response {
 
 /**
  * The MCP gateway over Streamable HTTP, stateless: each POST gets a fresh server and transport scoped to the
- * API key's organization, so any instance can answer any request.
+ * API key's organization (a lone tools/list, only the key's listing serialized once), so any instance can answer
+ * any request.
  */
-export const POST = apiRoute("POST /api/mcp", async (request) => {
+export const POST = uncompressedApiRoute("POST /api/mcp", async (request) => {
   const refused = refuseForeignHost(request.headers, getEnv().MCP_ALLOWED_HOSTS);
   if (refused) return jsonRpcError(403, -32000, refused);
   let ctx: ApiKeyContext;
@@ -45,6 +47,13 @@ export const POST = apiRoute("POST /api/mcp", async (request) => {
     } catch (error) {
       return refusal(error, " Each message of a JSON-RPC batch counts as one request.");
     }
+  }
+  // A lone tools/list (a large organization's, thousands of tools) is answered from its listing serialized once,
+  // as the SDK server would answer it; when the listing fails, the SDK server answers with its error.
+  const listId = loneToolsListId(request.headers, read.parsedBody);
+  if (listId !== undefined) {
+    const serialized = await serializedGatewayToolList(getDb(), ctx).catch(() => undefined);
+    if (serialized) return toolsListAnswer(listId, serialized);
   }
   const server = createGatewayServer(getDb(), ctx);
   const transport = new WebStandardStreamableHTTPServerTransport({

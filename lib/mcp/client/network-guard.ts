@@ -1,7 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
+import { Readable } from "node:stream";
 import ipaddr from "ipaddr.js";
-import { Agent, fetch as undiciFetch } from "undici";
+import { Agent, type Dispatcher, request } from "undici";
 
 /**
  * Which addresses an integration may reach is decided by ipaddr.js's range classification (IANA's
@@ -95,9 +96,58 @@ export function assertPublicLiteral(url: URL) {
 const MAX_REDIRECTS = 5;
 let guardedAgent: Agent | undefined;
 
+// Methods fetch writes in capitals whatever case they were given in.
+const NORMALIZED_METHODS = new Set(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"]);
+const BODILESS_STATUSES = new Set([204, 205, 304]);
+// A reason phrase the platform's Response accepts (tabs, spaces, visible and obs-text characters).
+const REASON_PHRASE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** The body as fetch would send it (bytes or text), setting the content type fetch would give it. */
+async function encodeBody(
+  body: RequestInit["body"],
+  headers: Headers,
+): Promise<string | Uint8Array | undefined> {
+  if (body === null || body === undefined) return undefined;
+  if (typeof body === "string") {
+    if (!headers.has("content-type")) headers.set("content-type", "text/plain;charset=UTF-8");
+    return body;
+  }
+  // Form data, search parameters, bytes, a blob or a stream: encoded as fetch would, with its content type.
+  const encoded = new Response(body);
+  const type = encoded.headers.get("content-type");
+  if (type && !headers.has("content-type")) headers.set("content-type", type);
+  return new Uint8Array(await encoded.arrayBuffer());
+}
+
+/** undici's answer as the platform's Response, which the MCP SDK and the OAuth client read. */
+function toResponse(answer: Dispatcher.ResponseData, url: URL, method: string): Response {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  const bodiless = method === "HEAD" || BODILESS_STATUSES.has(answer.statusCode);
+  if (bodiless) answer.body.dump().catch(() => {});
+  const response = new Response(
+    bodiless ? null : (Readable.toWeb(answer.body) as ReadableStream<Uint8Array>),
+    {
+      status: answer.statusCode,
+      statusText: REASON_PHRASE.test(answer.statusText) ? answer.statusText : "",
+      headers,
+    },
+  );
+  Object.defineProperty(response, "url", { value: url.href });
+  return response;
+}
+
+const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
 /**
  * A fetch that refuses private addresses after DNS resolution, at connect time (so DNS rebinding cannot slip
- * through), and on every redirect hop.
+ * through), and on every redirect hop. It sends with undici's request API rather than its fetch: fetch streams
+ * even a string body in pieces, and leaves an abort listener on the caller's signal until the request is garbage
+ * collected, and an MCP session passes one long-lived signal to all its requests (thousands of listeners piled
+ * up, each new one slower to add). Errors and abort reasons come out as fetch's would.
  */
 export function createGuardedFetch(
   allowPrivateNetwork: boolean,
@@ -114,32 +164,47 @@ export function createGuardedFetch(
   ]);
   return (async (input: string | URL | Request, init?: RequestInit) => {
     let url = new URL(input instanceof Request ? input.url : input.toString());
-    let requestInit = init;
+    const headers = new Headers(init?.headers);
+    if (!headers.has("accept")) headers.set("accept", "*/*");
+    // The User-Agent undici's fetch sends; some servers refuse requests without one.
+    if (!headers.has("user-agent")) headers.set("user-agent", "undici");
+    const given = init?.method ?? "GET";
+    let method = NORMALIZED_METHODS.has(given.toUpperCase()) ? given.toUpperCase() : given;
+    let body = await encodeBody(init?.body, headers);
+    const signal = init?.signal ?? undefined;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       if (agent) assertPublicLiteral(url);
-      const response = await undiciFetch(url, {
-        ...(requestInit as Parameters<typeof undiciFetch>[1]),
-        redirect: "manual",
-        ...(agent ? { dispatcher: agent } : {}),
-      });
-      const location = response.headers.get("location");
-      if (response.status < 300 || response.status >= 400 || !location || init?.redirect === "manual") {
-        return response as unknown as Response;
+      let answer: Dispatcher.ResponseData;
+      try {
+        answer = await request(url, {
+          method: method as Dispatcher.HttpMethod,
+          headers: Object.fromEntries(headers),
+          body,
+          signal,
+          ...(agent ? { dispatcher: agent } : {}),
+        });
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason ?? error;
+        throw new TypeError("fetch failed", { cause: error });
       }
+      const location = headerValue(answer.headers.location);
+      const status = answer.statusCode;
+      if (status < 300 || status >= 400 || !location || init?.redirect === "manual") {
+        return toResponse(answer, url, method);
+      }
+      await answer.body.dump().catch(() => {});
       if (init?.redirect === "error") throw new TypeError(`Redirect refused: ${url.origin}`);
       const next = new URL(location, url);
       if (next.origin !== url.origin) {
-        const headers = new Headers(requestInit?.headers);
         for (const name of [...headers.keys()]) if (secret.has(name.toLowerCase())) headers.delete(name);
-        requestInit = { ...requestInit, headers };
       }
       url = next;
       // 303, and 301/302 after POST, turn into GET as browsers do.
-      if (
-        response.status === 303 ||
-        ((response.status === 301 || response.status === 302) && init?.method === "POST")
-      ) {
-        requestInit = { ...requestInit, method: "GET", body: undefined };
+      if (status === 303 || ((status === 301 || status === 302) && method === "POST")) {
+        method = "GET";
+        body = undefined;
+        headers.delete("content-type");
+        headers.delete("content-length");
       }
     }
     throw new TypeError(`Too many redirects from ${url.origin}`);

@@ -2,11 +2,11 @@ import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.
 import type { OAuthClientInformationMixed } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { z } from "zod";
 import { decryptSecret } from "@/lib/crypto/secret-box";
-import type { McpIntegration } from "../repository";
+import type { CatalogIntegration } from "../repository";
 import type { PreRegisteredClient } from "./connect-provider";
 
 /** The client an admin registered beforehand, with its secret decrypted; undefined when registration is dynamic. */
-export function preRegisteredClientOf(integration: McpIntegration): PreRegisteredClient | undefined {
+export function preRegisteredClientOf(integration: CatalogIntegration): PreRegisteredClient | undefined {
   const clientId = integration.oauth?.clientId;
   if (!clientId) return undefined;
   const sealed = integration.credentialsEncrypted.clientSecret;
@@ -17,7 +17,7 @@ export function preRegisteredClientOf(integration: McpIntegration): PreRegistere
 const storedRegistration = z.looseObject({ client_id: z.string().min(1) });
 
 /** The dynamic registration stored for the integration, decrypted. */
-export function registeredClientOf(integration: McpIntegration): OAuthClientInformationMixed | undefined {
+export function registeredClientOf(integration: CatalogIntegration): OAuthClientInformationMixed | undefined {
   const sealed = integration.credentialsEncrypted.registeredClient;
   if (!sealed) return undefined;
   const parsed = storedRegistration.safeParse(JSON.parse(decryptSecret(sealed)));
@@ -25,7 +25,7 @@ export function registeredClientOf(integration: McpIntegration): OAuthClientInfo
 }
 
 /** The client tokens are requested with: the pre-registered one, else the dynamic registration. */
-export function oauthClientOf(integration: McpIntegration): OAuthClientInformationMixed | undefined {
+export function oauthClientOf(integration: CatalogIntegration): OAuthClientInformationMixed | undefined {
   const preRegistered = preRegisteredClientOf(integration);
   if (preRegistered) {
     return {
@@ -37,7 +37,7 @@ export function oauthClientOf(integration: McpIntegration): OAuthClientInformati
 }
 
 /** What discovery found when the integration was connected. */
-export function discoveryOf(integration: McpIntegration): OAuthDiscoveryState | undefined {
+export function discoveryOf(integration: CatalogIntegration): OAuthDiscoveryState | undefined {
   const discovery = integration.oauth?.discovery;
   return discovery && typeof discovery.authorizationServerUrl === "string"
     ? (discovery as unknown as OAuthDiscoveryState)

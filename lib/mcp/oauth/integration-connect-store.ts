@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { mcpIntegrations } from "@/db/schema";
 import { encryptSecret } from "@/lib/crypto/secret-box";
+import { publishCatalogChange } from "@/lib/tools/catalog-changes";
 import { findIntegrationForOrg, type McpIntegration } from "../repository";
 import type { OAuthConnectStore } from "./connect-provider";
 import { discoveryOf, registeredClientOf } from "./integration-client";
@@ -19,6 +20,9 @@ export function integrationConnectStore(
     eq(mcpIntegrations.id, integration.id),
     eq(mcpIntegrations.organizationId, integration.organizationId),
   );
+  // The catalog keeps the integration's row, which calls connect with: it must read these changes again.
+  const changed = () =>
+    publishCatalogChange(db, integration.organizationId, { integrationId: integration.id });
   const reload = async () =>
     (await findIntegrationForOrg(db, integration.organizationId, integration.id)) ?? integration;
   return {
@@ -31,12 +35,14 @@ export function integrationConnectStore(
           credentialsEncrypted: sql`${mcpIntegrations.credentialsEncrypted} || jsonb_build_object('registeredClient', ${sealed}::text)`,
         })
         .where(row);
+      await changed();
     },
     async forgetClient() {
       await db
         .update(mcpIntegrations)
         .set({ credentialsEncrypted: sql`${mcpIntegrations.credentialsEncrypted} - 'registeredClient'` })
         .where(row);
+      await changed();
     },
     discovery: async () => discoveryOf(await reload()),
     async saveDiscovery(state) {
@@ -46,12 +52,14 @@ export function integrationConnectStore(
           oauth: sql`jsonb_set(coalesce(${mcpIntegrations.oauth}, '{}'::jsonb), '{discovery}', ${JSON.stringify(state)}::jsonb)`,
         })
         .where(row);
+      await changed();
     },
     async forgetDiscovery() {
       await db
         .update(mcpIntegrations)
         .set({ oauth: sql`${mcpIntegrations.oauth} - 'discovery'` })
         .where(row);
+      await changed();
     },
     saveTokens: (tokens) => saveConnectedTokens(db, owner, tokenSetFrom(tokens), connectedBy),
   };

@@ -3,7 +3,7 @@ import type { RequestContext } from "@/lib/auth/context";
 import { getEnv } from "@/lib/env";
 import { createGuardedFetch } from "../client/network-guard";
 import { McpOAuthFailedError, McpOAuthNotConnectedError, McpOAuthReconnectError } from "../errors";
-import type { McpIntegration } from "../repository";
+import type { CatalogIntegration } from "../repository";
 import type { McpOAuthConnection } from "../types";
 import { withOAuthBearer } from "./bearer-fetch";
 import { oauthFailureReason } from "./failure-reason";
@@ -28,7 +28,7 @@ export function authorizationServerFetch(timeoutMs: number): typeof fetch {
 
 /** Whose tokens a caller uses: the organization's, or, for "each user connects", the signed-in user's own. */
 export function credentialOwnerFor(
-  integration: McpIntegration,
+  integration: CatalogIntegration,
   ctx: RequestContext | null | undefined,
 ): CredentialOwner & { personal: boolean } {
   const personal = integration.oauth?.credentials === "user";
@@ -43,7 +43,7 @@ export function credentialOwnerFor(
 /** How sessions of an OAuth integration authorize for this caller: their tokens, renewed as needed. */
 export function integrationOAuthConnection(
   db: Database,
-  integration: McpIntegration,
+  integration: CatalogIntegration,
   ctx: RequestContext | null | undefined,
 ): McpOAuthConnection {
   const owner = credentialOwnerFor(integration, ctx);

@@ -2,6 +2,7 @@ import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { type Database, isEmbeddedDatabase } from "@/db/client";
 import { mcpIntegrations, mcpOAuthCredentials } from "@/db/schema";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
+import { publishCatalogChange } from "@/lib/tools/catalog-changes";
 import { withLocalLock } from "./local-lock";
 import type { OAuthTokenSet } from "./token-set";
 import type { OAuthTokenVault, RefreshOutcome } from "./token-source";
@@ -117,6 +118,10 @@ export function storedTokenVault(
                 lastCheckedAt: new Date(),
               })
               .where(eq(mcpIntegrations.id, owner.integrationId));
+            await publishCatalogChange(db, owner.organizationId, {
+              integrationId: owner.integrationId,
+              executor: tx,
+            });
           }
         }
         return outcome;

@@ -6,7 +6,7 @@ import {
   McpIntegrationDisabledError,
   McpIntegrationNotFoundError,
 } from "../errors";
-import type { McpIntegration, McpIntegrationsRepositoryPort } from "../repository";
+import type { CatalogIntegration, McpIntegrationsRepositoryPort } from "../repository";
 import type { McpClientPort, McpConnectionConfig } from "../types";
 
 /** What both use cases are built from: explicit ports, fakeable in tests. */
@@ -14,22 +14,24 @@ export interface McpUseCaseDeps {
   repository: McpIntegrationsRepositoryPort;
   client: McpClientPort;
   /** The caller matters for OAuth integrations whose users each connect their own account. */
-  buildConnectionConfig: (integration: McpIntegration, ctx?: RequestContext | null) => McpConnectionConfig;
+  buildConnectionConfig(integration: CatalogIntegration, ctx?: RequestContext | null): McpConnectionConfig;
   logger: Logger;
 }
 
 /**
  * The checks both use cases make, in the seeds' order: signed in, exists, same organization (taken from the
- * request context, never from the input), enabled.
+ * request context, never from the input), enabled. A caller that has the integration already (the tool catalog
+ * keeps it) passes it as `known`, and it is checked the same way instead of read again.
  */
 export async function loadAccessibleIntegration(
   ctx: RequestContext | null | undefined,
   repository: McpIntegrationsRepositoryPort,
   integrationId: string,
-): Promise<McpIntegration> {
+  known?: CatalogIntegration,
+): Promise<CatalogIntegration> {
   const orgId = ctx?.orgId;
   if (!orgId) throw new UnauthorizedError("User not authenticated");
-  const integration = await repository.findById(integrationId);
+  const integration = known?.id === integrationId ? known : await repository.findById(integrationId);
   if (!integration) throw new McpIntegrationNotFoundError(integrationId);
   if (integration.organizationId !== orgId) throw new McpIntegrationAccessDeniedError(integrationId);
   if (!integration.enabled) throw new McpIntegrationDisabledError(integrationId);

@@ -1,7 +1,7 @@
 import type { RequestContext } from "@/lib/auth/context";
 import { AppError } from "@/lib/errors";
 import { McpErrorCode, UnexpectedMcpError } from "../errors";
-import type { McpIntegration } from "../repository";
+import type { CatalogIntegration } from "../repository";
 import type { CapabilitiesResult, McpClientPort } from "../types";
 import { loadAccessibleIntegration, type McpUseCaseDeps } from "./check-integration-access";
 
@@ -9,7 +9,7 @@ import { loadAccessibleIntegration, type McpUseCaseDeps } from "./check-integrat
  * A user's own missing or broken OAuth connection, or this host at its limit of local server processes, says
  * nothing about the integration itself.
  */
-function saysNothingAboutTheServer(error: unknown, integration: McpIntegration): boolean {
+function saysNothingAboutTheServer(error: unknown, integration: CatalogIntegration): boolean {
   if (!(error instanceof AppError)) return false;
   if (error.code === McpErrorCode.MCP_OAUTH_NOT_CONNECTED) return true;
   if (error.code === McpErrorCode.MCP_PROCESS_LIMIT) return true;

@@ -1,11 +1,14 @@
 import type { RequestContext } from "@/lib/auth/context";
 import { AppError } from "@/lib/errors";
 import { McpProcessLimitError, UnexpectedMcpError } from "../errors";
+import type { CatalogIntegration } from "../repository";
 import type { ToolExecutionResult } from "../types";
 import { loadAccessibleIntegration, type McpUseCaseDeps } from "./check-integration-access";
 
 export interface ExecuteMcpToolCommand {
   integrationId: string;
+  /** The integration, when the caller has it already: it is not read again. */
+  integration?: CatalogIntegration;
   toolName: string;
   parameters: Record<string, unknown>;
   signal?: AbortSignal;
@@ -29,7 +32,12 @@ export class ExecuteMcpTool {
     const fields = { integrationId: command.integrationId, tool: command.toolName, orgId: ctx?.orgId };
     logger.info("executeMcpTool", fields);
     try {
-      const integration = await loadAccessibleIntegration(ctx, repository, command.integrationId);
+      const integration = await loadAccessibleIntegration(
+        ctx,
+        repository,
+        command.integrationId,
+        command.integration,
+      );
       const config = this.deps.buildConnectionConfig(integration, ctx);
       try {
         const result = await client.executeTool(config, command.toolName, command.parameters, {

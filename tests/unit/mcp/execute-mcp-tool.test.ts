@@ -232,6 +232,27 @@ describe("ExecuteMcpTool", () => {
     ).resolves.toMatchObject({ isError: false });
   });
 
+  it("runs on the integration the caller already has without reading it again, checked the same way", async () => {
+    const { deps, useCase } = setup([]);
+
+    await expect(
+      useCase.execute(userContext(), command({ integration: makeIntegration() })),
+    ).resolves.toMatchObject({ isError: false });
+    expect(deps.repository.findByIdCalls).toEqual([]);
+    expect(deps.client.executeToolCalls).toHaveLength(1);
+
+    await expect(
+      useCase.execute(userContext(), command({ integration: makeIntegration({ enabled: false }) })),
+    ).rejects.toBeInstanceOf(McpIntegrationDisabledError);
+    await expect(
+      useCase.execute(
+        userContext(),
+        command({ integration: makeIntegration({ organizationId: OTHER_ORG_ID }) }),
+      ),
+    ).rejects.toBeInstanceOf(McpIntegrationAccessDeniedError);
+    expect(deps.client.executeToolCalls).toHaveLength(1);
+  });
+
   it("wraps an error thrown by the repository in UnexpectedMcpError (500)", async () => {
     const { deps, useCase } = setup();
     const dbDown = new Error("connection terminated");

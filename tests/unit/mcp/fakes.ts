@@ -5,7 +5,12 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "@/lib/auth/context";
 import { createLogger, type Logger } from "@/lib/logger";
-import type { DiscoveryOutcome, McpIntegration, McpIntegrationsRepositoryPort } from "@/lib/mcp/repository";
+import type {
+  CatalogIntegration,
+  DiscoveryOutcome,
+  McpIntegration,
+  McpIntegrationsRepositoryPort,
+} from "@/lib/mcp/repository";
 import type { McpClientPort, McpConnectionConfig, ToolExecutionResult } from "@/lib/mcp/types";
 import type { McpUseCaseDeps } from "@/lib/mcp/use-cases/check-integration-access";
 
@@ -154,7 +159,7 @@ export function collectLogs(): { logger: Logger; lines: LogLine[]; find: (msg: s
 }
 
 /** A connection config derived from the row alone, so tests can check the client got the row's config. */
-export function testConnectionConfig(integration: McpIntegration): McpConnectionConfig {
+export function testConnectionConfig(integration: CatalogIntegration): McpConnectionConfig {
   return {
     integrationId: integration.id,
     orgId: integration.organizationId,
@@ -170,14 +175,14 @@ export interface TestDeps extends McpUseCaseDeps {
   repository: InMemoryIntegrationsRepository;
   client: FakeMcpClient;
   /** The integrations buildConnectionConfig was called with. */
-  configsBuiltFor: McpIntegration[];
+  configsBuiltFor: CatalogIntegration[];
   logs: ReturnType<typeof collectLogs>;
 }
 
 /** Fresh fakes around the given rows (by default one enabled integration of ORG_ID). */
 export function createTestDeps(rows: McpIntegration[] = [makeIntegration()]): TestDeps {
   const logs = collectLogs();
-  const configsBuiltFor: McpIntegration[] = [];
+  const configsBuiltFor: CatalogIntegration[] = [];
   return {
     repository: new InMemoryIntegrationsRepository(rows),
     client: new FakeMcpClient(),

@@ -1,4 +1,5 @@
 import type { LookupAddress, LookupAllOptions } from "node:dns";
+import { getEventListeners } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -14,27 +15,48 @@ const REBINDING_HOST = "rebinding.attacker.test";
 /** A host name our stubbed DNS resolves to the NAT64 form of the cloud metadata address. */
 const NAT64_HOST = "nat64.attacker.test";
 
-type UndiciFetchArgs = [input: unknown, init?: RequestInit & { dispatcher?: unknown }];
+type RequestOptions = {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  dispatcher?: unknown;
+};
+type UndiciRequestArgs = [input: unknown, init?: RequestOptions];
 
 /**
- * undici's fetch, as the guard calls it: real unless a test scripts the answers, so redirect handling can be
- * tested with public-looking first hops without any request leaving the process.
+ * undici's request, as the guard calls it: real unless a test scripts the answers (as platform Responses, turned
+ * into what undici answers), so redirect handling can be tested with public-looking first hops without any request
+ * leaving the process.
  */
 const undiciStub = vi.hoisted(() => ({
-  calls: [] as UndiciFetchArgs[],
-  script: undefined as ((url: URL, init: UndiciFetchArgs[1]) => Response) | undefined,
+  calls: [] as UndiciRequestArgs[],
+  script: undefined as ((url: URL, init: UndiciRequestArgs[1]) => Response) | undefined,
 }));
 
 vi.mock("undici", async (importOriginal) => {
   const actual = await importOriginal<typeof import("undici")>();
-  const fetch = (...args: UndiciFetchArgs) => {
+  const { Readable } = await import("node:stream");
+  const request = async (...args: UndiciRequestArgs) => {
     undiciStub.calls.push(args);
     const script = undiciStub.script;
-    if (script) return Promise.resolve(script(new URL(String(args[0])), args[1]));
-    return actual.fetch(...(args as Parameters<typeof actual.fetch>));
+    if (!script) return actual.request(...(args as Parameters<typeof actual.request>));
+    const response = script(new URL(String(args[0])), args[1]);
+    const body = Object.assign(Readable.from([Buffer.from(await response.arrayBuffer())]), {
+      dump: async () => {},
+    });
+    return {
+      statusCode: response.status,
+      statusText: response.statusText,
+      headers: Object.fromEntries(response.headers),
+      body,
+      trailers: {},
+    };
   };
-  return { ...actual, fetch };
+  return { ...actual, request };
 });
+
+/** The names the guard asked the (stubbed) DNS for, in order. */
+const dnsStub = vi.hoisted(() => ({ lookups: [] as string[] }));
 
 vi.mock("node:dns", async (importOriginal) => {
   const actual = await importOriginal<typeof import("node:dns")>();
@@ -43,6 +65,7 @@ vi.mock("node:dns", async (importOriginal) => {
     _options: LookupAllOptions,
     callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
   ) => {
+    dnsStub.lookups.push(hostname);
     if (hostname === REBINDING_HOST) {
       callback(null, [{ address: "127.0.0.1", family: 4 }]);
       return;
@@ -224,6 +247,26 @@ describe("createGuardedFetch against a loopback server", () => {
     expect(requests.length).toBe(before);
   });
 
+  it("resolves and checks the name again for every connection, so nothing kept lets a rebinding name through", async () => {
+    const before = requests.length;
+    const guarded = createGuardedFetch(false);
+    dnsStub.lookups.length = 0;
+
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const error = await rejection(
+        guarded(`http://${REBINDING_HOST}:${port}/`, {
+          method: "POST",
+          body: "{}",
+          signal: AbortSignal.timeout(5000),
+        }),
+      );
+      expect(messagesOf(error)).toContain("MCP_ALLOW_PRIVATE_NETWORKS");
+    }
+
+    expect(dnsStub.lookups.filter((name) => name === REBINDING_HOST)).toHaveLength(3);
+    expect(requests.length).toBe(before);
+  });
+
   it("refuses a host name that resolves to an IPv6 form embedding the metadata address (NAT64)", async () => {
     const error = await rejection(createGuardedFetch(false)(`http://${NAT64_HOST}:${port}/`));
 
@@ -238,6 +281,99 @@ describe("createGuardedFetch against a loopback server", () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toBe("hello from loopback");
     expect(requests).toContain("/allowed");
+  });
+});
+
+describe("createGuardedFetch answers as fetch would", () => {
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        if (req.url === "/empty") return res.writeHead(204).end();
+        if (req.url === "/hang") return res.writeHead(200, { "content-type": "text/plain" }).write("partial");
+        res.writeHead(201, "Made It", { "content-type": "application/json", "set-cookie": ["a=1", "b=2"] });
+        res.end(
+          JSON.stringify({
+            method: req.method,
+            type: req.headers["content-type"],
+            length: req.headers["content-length"],
+            body: Buffer.concat(chunks).toString(),
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it("sends the method and body, and answers with status, reason, headers, body and URL", async () => {
+    const response = await createGuardedFetch(true)(`${base}/echo`, { method: "post", body: '{"x":1}' });
+
+    expect(response).toBeInstanceOf(Response);
+    expect([response.status, response.statusText, response.ok, response.url]).toEqual([
+      201,
+      "Made It",
+      true,
+      `${base}/echo`,
+    ]);
+    expect(response.headers.get("set-cookie")).toBe("a=1, b=2");
+    expect(await response.json()).toEqual({
+      method: "POST",
+      type: "text/plain;charset=UTF-8",
+      length: "7",
+      body: '{"x":1}',
+    });
+  });
+
+  it("encodes form bodies as fetch does, and answers 204 with no body", async () => {
+    const form = await createGuardedFetch(true)(`${base}/echo`, {
+      method: "POST",
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: "r t" }),
+    });
+    expect(await form.json()).toMatchObject({
+      type: "application/x-www-form-urlencoded;charset=UTF-8",
+      body: "grant_type=refresh_token&refresh_token=r+t",
+    });
+    const empty = await createGuardedFetch(true)(`${base}/empty`);
+    expect([empty.status, empty.body]).toEqual([204, null]);
+  });
+
+  it("fails like fetch: a refused connection is a TypeError, an abort rejects with the signal's reason", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const refused = await rejection(createGuardedFetch(true)(`http://127.0.0.1:${port}/`));
+    expect(refused).toBeInstanceOf(TypeError);
+    expect(messagesOf(refused)).toMatch(/fetch failed <- .*ECONNREFUSED/);
+
+    const controller = new AbortController();
+    const reason = new Error("the session closed");
+    const hanging = await createGuardedFetch(true)(`${base}/hang`, { signal: controller.signal });
+    const reader = hanging.body?.getReader();
+    expect(new TextDecoder().decode((await reader?.read())?.value)).toBe("partial");
+    controller.abort(reason);
+    await expect(reader?.read()).rejects.toBe(reason);
+    await expect(createGuardedFetch(true)(`${base}/echo`, { signal: controller.signal })).rejects.toBe(
+      reason,
+    );
+  });
+
+  it("leaves no abort listener on a signal shared by many requests (an MCP session's)", async () => {
+    const session = new AbortController();
+    const guarded = createGuardedFetch(true);
+    for (let i = 0; i < 20; i++)
+      await (await guarded(`${base}/echo`, { method: "POST", body: "{}", signal: session.signal })).text();
+    expect(getEventListeners(session.signal, "abort")).toHaveLength(0);
   });
 });
 
@@ -271,7 +407,7 @@ describe("createGuardedFetch redirects (scripted responses, no request leaves th
     expect(undiciStub.calls).toHaveLength(1);
   });
 
-  it("asks undici for manual redirects through the guarded dispatcher on every hop", async () => {
+  it("sends every hop through the guarded dispatcher", async () => {
     undiciStub.script = (url) =>
       url.pathname === "/mcp" ? redirect(308, "/v2/mcp") : new Response("ok", { status: 200 });
 
@@ -282,10 +418,7 @@ describe("createGuardedFetch redirects (scripted responses, no request leaves th
       "https://mcp.example.com/mcp",
       "https://mcp.example.com/v2/mcp",
     ]);
-    for (const [, init] of undiciStub.calls) {
-      expect(init?.redirect).toBe("manual");
-      expect(init?.dispatcher).toBeDefined();
-    }
+    for (const [, init] of undiciStub.calls) expect(init?.dispatcher).toBeDefined();
   });
 
   it("keeps method and body on a 307 and turns a 303 into a GET without body", async () => {

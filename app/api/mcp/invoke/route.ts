@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { apiRequestContext } from "@/lib/http/api-context";
-import { apiRoute } from "@/lib/http/api-route";
+import { uncompressedApiRoute } from "@/lib/http/api-route";
 import { readJsonBody } from "@/lib/http/read-json";
 import { invokeTool } from "@/lib/tools/catalog";
 import { parseInput } from "@/lib/validation";
@@ -9,7 +9,7 @@ import { invokeRequestSchema } from "./schema";
 export const dynamic = "force-dynamic";
 
 /** Invokes one tool with params (seed 002, requirement 2): its result as JSON, or a clear error. */
-export const POST = apiRoute("POST /api/mcp/invoke", async (request) => {
+export const POST = uncompressedApiRoute("POST /api/mcp/invoke", async (request) => {
   const ctx = await apiRequestContext(request);
   const { tool_name, params } = parseInput(invokeRequestSchema, await readJsonBody(request));
   const result = await invokeTool(getDb(), ctx, tool_name, params, {

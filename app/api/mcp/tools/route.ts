@@ -1,20 +1,29 @@
 import { getDb } from "@/db/client";
 import { apiRequestContext } from "@/lib/http/api-context";
-import { apiRoute } from "@/lib/http/api-route";
-import { listTools } from "@/lib/tools/catalog";
+import { uncompressedApiRoute } from "@/lib/http/api-route";
+import { listToolSet } from "@/lib/tools/catalog";
 
 export const dynamic = "force-dynamic";
 
 /** Every tool the caller may use, with its parameters as JSON Schema (seed 002, requirement 1). */
-export const GET = apiRoute("GET /api/mcp/tools", async (request) => {
+export const GET = uncompressedApiRoute("GET /api/mcp/tools", async (request) => {
   const ctx = await apiRequestContext(request);
-  const tools = await listTools(getDb(), ctx, { scope: ctx.toolScope });
-  return Response.json({
-    tools: tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.inputSchema,
-      source: tool.source,
-    })),
-  });
+  const listing = await listToolSet(getDb(), ctx, { scope: ctx.toolScope });
+  // Serialized and encoded once per listing (a Blob is never changed, so every answer can send the same one): an
+  // organization with thousands of tools is not serialized per request.
+  const body = listing.once(
+    "rest",
+    (tools) =>
+      new Blob([
+        JSON.stringify({
+          tools: tools.map((tool) => ({
+            name: tool.name,
+            description: tool.description,
+            parameters: tool.inputSchema,
+            source: tool.source,
+          })),
+        }),
+      ]),
+  );
+  return new Response(body, { headers: { "content-type": "application/json" } });
 });
