@@ -72,7 +72,13 @@ export async function onChange(
     listening.catch(() => feed.listening.delete(channel));
     feed.listening.set(channel, listening);
   }
-  await listening;
+  try {
+    await listening;
+  } catch (error) {
+    // Not listening: the caller keeps nothing, so the next attempt does not add a second listener.
+    listeners.delete(listener);
+    throw error;
+  }
   return () => listeners.delete(listener);
 }
 
