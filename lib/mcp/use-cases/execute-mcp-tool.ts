@@ -30,7 +30,8 @@ export class ExecuteMcpTool {
     const { logger, repository, client } = this.deps;
     const started = performance.now();
     const fields = { integrationId: command.integrationId, tool: command.toolName, orgId: ctx?.orgId };
-    logger.info("executeMcpTool", fields);
+    // Debug: every call already gets one "tool call" line with its outcome and latency, and one request line.
+    logger.debug("executeMcpTool", fields);
     try {
       const integration = await loadAccessibleIntegration(
         ctx,
@@ -47,7 +48,7 @@ export class ExecuteMcpTool {
         if (result.isError) {
           logger.warn("toolExecutionFailed", { ...fields, durationMs, message: result.errorMessage });
         } else {
-          logger.info("toolExecutionSucceeded", {
+          logger.debug("toolExecutionSucceeded", {
             ...fields,
             durationMs,
             contentCount: result.content?.length ?? 0,

@@ -316,7 +316,7 @@ describe("ExecuteMcpTool", () => {
     expect(deps.logs.lines.map((line) => line.msg)).toEqual(["executeMcpTool", "toolExecutionSucceeded"]);
     expect(deps.logs.find("executeMcpTool")).toEqual([
       expect.objectContaining({
-        level: "info",
+        level: "debug",
         integrationId: INTEGRATION_ID,
         tool: "search_docs",
         orgId: ORG_ID,
@@ -324,7 +324,7 @@ describe("ExecuteMcpTool", () => {
     ]);
     const [succeeded] = deps.logs.find("toolExecutionSucceeded");
     expect(succeeded).toMatchObject({
-      level: "info",
+      level: "debug",
       integrationId: INTEGRATION_ID,
       tool: "search_docs",
       contentCount: 2,
