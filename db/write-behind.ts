@@ -95,3 +95,39 @@ function hookExit() {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 }
+
+/**
+ * Runs `write` one at a time for a buffer: a flush asked for while one runs waits for it, then runs once for
+ * everyone who asked meanwhile (it takes all that is buffered). `schedule` asks for one after `intervalMs`,
+ * without keeping the process alive: a stop signal or closing the database writes what is left.
+ */
+export function serialFlusher(
+  write: () => Promise<void>,
+  intervalMs: number,
+  onError: (error: unknown) => void,
+) {
+  let running: Promise<void> = Promise.resolve();
+  let next: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const flush = (): Promise<void> => {
+    if (next) return next;
+    const run = running
+      .then(() => {
+        next = undefined;
+        return write();
+      })
+      .catch(onError);
+    next = run;
+    running = run;
+    return run;
+  };
+  const schedule = () => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void flush();
+    }, intervalMs);
+    timer.unref();
+  };
+  return { flush, schedule };
+}

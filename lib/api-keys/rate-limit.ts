@@ -1,7 +1,7 @@
 import { lt, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { rateLimitCounters } from "@/db/schema";
-import { buffering, drained, perDatabase } from "@/db/write-behind";
+import { buffering, drained, perDatabase, serialFlusher } from "@/db/write-behind";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 
@@ -48,9 +48,13 @@ interface Counter {
  */
 class RateCounters {
   private readonly counters = new Map<string, Counter>();
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> = Promise.resolve();
-  private next: Promise<void> | undefined;
+  private readonly flusher = serialFlusher(
+    () => this.write(),
+    FLUSH_INTERVAL_MS,
+    (error: unknown) => logger.warn("rate-limit counts not written", { err: error }),
+  );
+  readonly flush = this.flusher.flush;
+  private readonly schedule = this.flusher.schedule;
 
   constructor(private readonly db: Database) {}
 
@@ -89,28 +93,6 @@ class RateCounters {
     buffering(this.db, this.flush);
     this.schedule();
     return counter.written + counter.writing + counter.pending;
-  }
-
-  readonly flush = (): Promise<void> => {
-    if (this.next) return this.next;
-    const run = this.running
-      .then(() => {
-        this.next = undefined;
-        return this.write();
-      })
-      .catch((error: unknown) => logger.warn("rate-limit counts not written", { err: error }));
-    this.next = run;
-    this.running = run;
-    return run;
-  };
-
-  private schedule() {
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.flush();
-    }, FLUSH_INTERVAL_MS);
-    this.timer.unref();
   }
 
   private async write() {

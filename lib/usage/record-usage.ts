@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { cachePerDatabase } from "@/db/change-cache";
 import type { Database } from "@/db/client";
 import { organizations } from "@/db/schema";
-import { buffering, drained, perDatabase } from "@/db/write-behind";
+import { buffering, drained, perDatabase, serialFlusher } from "@/db/write-behind";
 import type { RequestContext } from "@/lib/auth/context";
 import { logger, redact } from "@/lib/logger";
 import { isUuid } from "@/lib/validation";
@@ -103,10 +103,13 @@ async function readPayloadPolicy(db: Database, orgId: string) {
 class UsageQueue {
   private rows: QueuedUsage[] = [];
   private counter = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> = Promise.resolve();
-  /** The flush that waits for the running one: whoever asks meanwhile joins it, as it takes every queued row. */
-  private next: Promise<void> | undefined;
+  private readonly flusher = serialFlusher(
+    () => this.write(),
+    FLUSH_INTERVAL_MS,
+    (error: unknown) => logger.warn("usage not recorded", { err: error }),
+  );
+  readonly flush = this.flusher.flush;
+  private readonly schedule = this.flusher.schedule;
   /** The last write failed for want of a database: wait for the timer rather than trying on every call. */
   private failing = false;
   private droppedSinceWarning = 0;
@@ -123,29 +126,6 @@ class UsageQueue {
     buffering(this.db, this.flush);
     if (this.rows.length >= BATCH_ROWS && !this.failing) void this.flush();
     else this.schedule();
-  }
-
-  readonly flush = (): Promise<void> => {
-    if (this.next) return this.next;
-    const run = this.running
-      .then(() => {
-        this.next = undefined;
-        return this.write();
-      })
-      .catch((error: unknown) => logger.warn("usage not recorded", { err: error }));
-    this.next = run;
-    this.running = run;
-    return run;
-  };
-
-  private schedule() {
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.flush();
-    }, FLUSH_INTERVAL_MS);
-    // A waiting flush does not keep a process alive: a stop signal or closing the database writes what is left.
-    this.timer.unref();
   }
 
   /** Writes what was queued when it started; calls queued meanwhile wait for the next flush. */
