@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import ipaddr from "ipaddr.js";
 import { Agent, type Dispatcher, request } from "undici";
 
@@ -119,6 +119,30 @@ async function encodeBody(
   return new Uint8Array(await encoded.arrayBuffer());
 }
 
+/**
+ * A Node body as a web stream, read only when the reader asks. (Node's Readable.toWeb pushes on, and throws an
+ * uncaught "Controller is already closed" when a reader cancels mid-stream, as an SSE client does on close.)
+ */
+function webStreamOf(body: Readable): ReadableStream<Uint8Array> {
+  const chunks = body[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done } = await chunks.next();
+        if (done) controller.close();
+        else controller.enqueue(value instanceof Uint8Array ? value : Buffer.from(String(value)));
+      } catch (error) {
+        // Also reached when the reader cancelled while a chunk was on its way; erroring a closed stream does nothing.
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      body.destroy();
+      await chunks.return?.();
+    },
+  });
+}
+
 /** undici's answer as the platform's Response, which the MCP SDK and the OAuth client read. */
 function toResponse(answer: Dispatcher.ResponseData, url: URL, method: string): Response {
   const headers = new Headers();
@@ -128,14 +152,11 @@ function toResponse(answer: Dispatcher.ResponseData, url: URL, method: string): 
   }
   const bodiless = method === "HEAD" || BODILESS_STATUSES.has(answer.statusCode);
   if (bodiless) answer.body.dump().catch(() => {});
-  const response = new Response(
-    bodiless ? null : (Readable.toWeb(answer.body) as ReadableStream<Uint8Array>),
-    {
-      status: answer.statusCode,
-      statusText: REASON_PHRASE.test(answer.statusText) ? answer.statusText : "",
-      headers,
-    },
-  );
+  const response = new Response(bodiless ? null : webStreamOf(answer.body), {
+    status: answer.statusCode,
+    statusText: REASON_PHRASE.test(answer.statusText) ? answer.statusText : "",
+    headers,
+  });
   Object.defineProperty(response, "url", { value: url.href });
   return response;
 }
