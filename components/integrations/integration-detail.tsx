@@ -161,7 +161,7 @@ export function IntegrationDetail({
       ) : null}
       {test === "cancelled" ? (
         <Alert tone="info">
-          <span data-testid="test-result">The test was cancelled; nothing was stored.</span>
+          <span data-testid="test-result">The test was cancelled.</span>
         </Alert>
       ) : test ? (
         test.ok ? (

@@ -20,7 +20,7 @@ import { parseInput } from "@/lib/validation";
 import { type CatalogEntry, findCatalogEntry, isCatalogEntryOffered } from "./catalog";
 import { assertPublicLiteral, PrivateNetworkError } from "./client/network-guard";
 import { getMcpClient } from "./client/shared-client";
-import { McpErrorCode } from "./errors";
+import { McpConnectionError, McpErrorCode } from "./errors";
 import {
   type CreateIntegrationInput,
   createIntegrationSchema,
@@ -481,7 +481,7 @@ const TEST_OUTCOMES = new Set<string>([McpErrorCode.MCP_CONNECTION_FAILED, McpEr
 
 /**
  * "Test connection": a live discovery, whose outcome is also stored as the integration's status; `signal`
- * cancels it on the server, and then nothing is stored.
+ * cancels it on the server, and then nothing is stored (except for a first check, which goes on).
  */
 export async function testIntegration(
   db: Database,
@@ -492,12 +492,35 @@ export async function testIntegration(
   const row = await loadForOrg(db, ctx, id);
   const started = performance.now();
   try {
-    const capabilities = await mcpUseCases(db).discover.execute(ctx, { integrationId: row.id }, { signal });
+    const discover = mcpUseCases(db).discover;
+    // The first check of an integration runs to its end even when the browser stops waiting (leaving the page
+    // right after adding it, say): every surface needs its tools. Later checks are cancelled on the server.
+    const capabilities = row.discovered
+      ? await discover.execute(ctx, { integrationId: row.id }, { signal })
+      : await stopWaitingOn(discover.execute(ctx, { integrationId: row.id }), signal, row.id);
     return { ok: true, latencyMs: Math.round(performance.now() - started), capabilities };
   } catch (error) {
     if (!(error instanceof AppError) || (error.status >= 500 && !TEST_OUTCOMES.has(error.code))) throw error;
     return { ok: false, latencyMs: Math.round(performance.now() - started), error: error.message };
   }
+}
+
+/** Settles with work, or with a cancellation as soon as the signal fires, leaving work to finish on its own. */
+function stopWaitingOn<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+  integrationId: string,
+): Promise<T> {
+  if (!signal) return work;
+  const cancelled = () =>
+    new McpConnectionError(integrationId, "The call was cancelled before the server answered.");
+  work.catch(() => {});
+  if (signal.aborted) return Promise.reject(cancelled());
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(cancelled());
+    signal.addEventListener("abort", abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
 }
 
 /** What the tool runner shows: the tool's result, or why the call was refused, with a message per bad field. */

@@ -5,6 +5,7 @@ import { mcpIntegrations } from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration } from "@/lib/mcp/integrations-service";
+import { publishCatalogChange } from "@/lib/tools/catalog-changes";
 import { type RunningFixture, startFixture } from "../fixtures/mcp/start-fixture";
 import { useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
@@ -17,6 +18,7 @@ vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
 let slow: RunningFixture;
 let fast: RunningFixture;
+let quick: RunningFixture;
 beforeAll(async () => {
   handle = await createTestDatabase();
   useDatabase(handle);
@@ -24,11 +26,14 @@ beforeAll(async () => {
   // Two minutes to list its tools, far past this file's time limits: only a cancelled test lets it finish.
   slow = await startFixture("slow-list", { args: ["--delay-ms", "120000"] });
   fast = await startFixture("slow-list", { args: ["--delay-ms", "0"] });
+  // Slower than the browser waits, quick enough to finish during the test.
+  quick = await startFixture("slow-list", { args: ["--delay-ms", "1500"] });
 }, 60_000);
 afterAll(async () => {
   await getMcpClient().pool.closeAll();
   await slow?.stop();
   await fast?.stop();
+  await quick?.stop();
   useDatabase(undefined);
   await handle?.close();
 });
@@ -60,7 +65,11 @@ it("answers the outcome of a live discovery and stores it", async () => {
 });
 
 it("stops when the browser cancels, and stores nothing about the server", async () => {
-  const id = await add(slow.url);
+  // Checked once, then moved to a server that takes two minutes to list.
+  const id = await add(fast.url);
+  expect((await (await test(id)).json()).ok).toBe(true);
+  await handle.db.update(mcpIntegrations).set({ url: slow.url }).where(eq(mcpIntegrations.id, id));
+  await publishCatalogChange(handle.db, session.ctx.orgId, { integrationId: id });
   const before = await stored(id);
   const controller = new AbortController();
   const pending = test(id, controller.signal);
@@ -70,6 +79,18 @@ it("stops when the browser cancels, and stores nothing about the server", async 
   const after = await stored(id);
   expect(after).toMatchObject({ status: before?.status, lastError: before?.lastError ?? null });
   expect(after?.lastCheckedAt).toEqual(before?.lastCheckedAt);
+}, 20_000);
+
+it("a first check the browser stops waiting for still finishes and is stored", async () => {
+  const id = await add(quick.url);
+  const controller = new AbortController();
+  const pending = test(id, controller.signal);
+  setTimeout(() => controller.abort(), 200);
+  expect(await (await pending).json()).toMatchObject({
+    ok: false,
+    error: "The call was cancelled before the server answered.",
+  });
+  await expect.poll(async () => (await stored(id))?.status, { timeout: 10_000 }).toBe("connected");
 }, 20_000);
 
 it("refuses an integration of another organization", async () => {
