@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { apiKeys } from "@/db/schema";
 import { authenticateApiKey, createApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
+import { itOnPostgres } from "./on-postgres";
 import { registerOwners } from "./org-users";
 import { openSecondInstance } from "./second-instance";
 import { createTestDatabase } from "./test-db";
@@ -56,7 +57,7 @@ describe("API keys kept in memory", () => {
     expect(await lastUsed()).toBe(first);
   });
 
-  it.runIf(Boolean(process.env.DATABASE_URL))(
+  itOnPostgres(
     "are refused by another instance soon after a revocation there, through the change feed",
     async () => {
       const other = openSecondInstance(handle.db);

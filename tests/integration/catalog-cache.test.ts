@@ -22,6 +22,7 @@ import {
 } from "@/lib/mcp/integrations-service";
 import { invokeTool, listTools } from "@/lib/tools/catalog";
 import { CATALOG_CHANNEL, publishCatalogChange } from "@/lib/tools/catalog-changes";
+import { describeOnPostgres } from "./on-postgres";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
 
@@ -194,7 +195,7 @@ describe("the tool catalog kept in memory", () => {
   });
 });
 
-describe.runIf(Boolean(process.env.DATABASE_URL))("two instances on one PostgreSQL", () => {
+describeOnPostgres("two instances on one PostgreSQL", () => {
   let other: DatabaseHandle;
 
   beforeAll(() => {

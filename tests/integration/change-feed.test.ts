@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onChange, publishChange } from "@/db/change-feed";
 import { openPostgres } from "@/db/client";
+import { itOnPostgres } from "./on-postgres";
 import { createTestDatabase } from "./test-db";
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -36,29 +37,26 @@ describe("change feed", () => {
     stop();
   });
 
-  it.runIf(Boolean(process.env.DATABASE_URL))(
-    "reaches another instance on the same PostgreSQL, and not one rolled back",
-    async () => {
-      const { database } = (handle.db as unknown as { $client: { options: { database: string } } }).$client
-        .options;
-      const target = new URL(process.env.DATABASE_URL as string);
-      target.pathname = `/${database}`;
-      const other = openPostgres(target.toString(), { max: 1 });
-      try {
-        const got: string[] = [];
-        await onChange(other.db, "switchboard_api_keys", (payload) => got.push(payload));
-        await handle.db
-          .transaction(async (tx) => {
-            await publishChange(handle.db, "switchboard_api_keys", "rolled-back", tx);
-            throw new Error("roll back");
-          })
-          .catch(() => undefined);
-        await publishChange(handle.db, "switchboard_api_keys", "key-2");
-        await heard(got, "key-2");
-        expect(got).toEqual(["key-2"]);
-      } finally {
-        await other.close();
-      }
-    },
-  );
+  itOnPostgres("reaches another instance on the same PostgreSQL, and not one rolled back", async () => {
+    const { database } = (handle.db as unknown as { $client: { options: { database: string } } }).$client
+      .options;
+    const target = new URL(process.env.DATABASE_URL as string);
+    target.pathname = `/${database}`;
+    const other = openPostgres(target.toString(), { max: 1 });
+    try {
+      const got: string[] = [];
+      await onChange(other.db, "switchboard_api_keys", (payload) => got.push(payload));
+      await handle.db
+        .transaction(async (tx) => {
+          await publishChange(handle.db, "switchboard_api_keys", "rolled-back", tx);
+          throw new Error("roll back");
+        })
+        .catch(() => undefined);
+      await publishChange(handle.db, "switchboard_api_keys", "key-2");
+      await heard(got, "key-2");
+      expect(got).toEqual(["key-2"]);
+    } finally {
+      await other.close();
+    }
+  });
 });

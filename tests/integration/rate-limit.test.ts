@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/db/client";
 import { enforceRateLimit, flushRateLimits, RateLimitedError } from "@/lib/api-keys/rate-limit";
 import { toErrorResponse } from "@/lib/errors";
+import { describeOnPostgres } from "./on-postgres";
 import { openSecondInstance } from "./second-instance";
 import { createTestDatabase } from "./test-db";
 
@@ -60,7 +61,7 @@ const passes = (db: Database, bucket: string, limit: number, now: Date) =>
     },
   );
 
-describe.runIf(Boolean(process.env.DATABASE_URL))("rate limit shared by two instances", () => {
+describeOnPostgres("rate limit shared by two instances", () => {
   let other: ReturnType<typeof openSecondInstance>;
   beforeAll(() => {
     other = openSecondInstance(handle.db);
