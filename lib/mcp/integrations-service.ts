@@ -20,6 +20,7 @@ import { parseInput } from "@/lib/validation";
 import { type CatalogEntry, findCatalogEntry, isCatalogEntryOffered } from "./catalog";
 import { assertPublicLiteral, PrivateNetworkError } from "./client/network-guard";
 import { getMcpClient } from "./client/shared-client";
+import { untilAborted } from "./client/until-aborted";
 import { McpConnectionError, McpErrorCode } from "./errors";
 import {
   type CreateIntegrationInput,
@@ -497,30 +498,18 @@ export async function testIntegration(
     // right after adding it, say): every surface needs its tools. Later checks are cancelled on the server.
     const capabilities = row.discovered
       ? await discover.execute(ctx, { integrationId: row.id }, { signal })
-      : await stopWaitingOn(discover.execute(ctx, { integrationId: row.id }), signal, row.id);
+      : await (signal
+          ? untilAborted(
+              discover.execute(ctx, { integrationId: row.id }),
+              signal,
+              () => new McpConnectionError(row.id, "The call was cancelled before the server answered."),
+            )
+          : discover.execute(ctx, { integrationId: row.id }));
     return { ok: true, latencyMs: Math.round(performance.now() - started), capabilities };
   } catch (error) {
     if (!(error instanceof AppError) || (error.status >= 500 && !TEST_OUTCOMES.has(error.code))) throw error;
     return { ok: false, latencyMs: Math.round(performance.now() - started), error: error.message };
   }
-}
-
-/** Settles with work, or with a cancellation as soon as the signal fires, leaving work to finish on its own. */
-function stopWaitingOn<T>(
-  work: Promise<T>,
-  signal: AbortSignal | undefined,
-  integrationId: string,
-): Promise<T> {
-  if (!signal) return work;
-  const cancelled = () =>
-    new McpConnectionError(integrationId, "The call was cancelled before the server answered.");
-  work.catch(() => {});
-  if (signal.aborted) return Promise.reject(cancelled());
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(cancelled());
-    signal.addEventListener("abort", abort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
-  });
 }
 
 /** What the tool runner shows: the tool's result, or why the call was refused, with a message per bad field. */

@@ -12,6 +12,7 @@ import type { McpClientPort, McpConnectionConfig, ToolExecutionResult } from "..
 import { describeMcpFailure } from "./describe-error";
 import { scopedSignal } from "./scoped-signal";
 import type { McpSessionPool } from "./session-pool";
+import { untilAborted } from "./until-aborted";
 
 // A server that keeps returning cursors must not keep us paging forever.
 const MAX_PAGES = 100;
@@ -42,22 +43,6 @@ function isCallToolResult(result: CallToolResult | CompatibilityCallToolResult):
   return Array.isArray(result.content);
 }
 
-/**
- * Settles with work, or rejects as soon as the signal fires: a cancelled caller stops waiting for a session that
- * is still connecting (the pooled connect goes on for the callers that still want it).
- */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    work.catch(() => {});
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(signal.reason);
-    signal.addEventListener("abort", abort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
-  });
-}
-
 /** The MCP client on the official SDK, over pooled sessions. */
 export class SdkMcpClient implements McpClientPort {
   constructor(readonly pool: McpSessionPool) {}
@@ -69,6 +54,7 @@ export class SdkMcpClient implements McpClientPort {
   ): Promise<T> {
     try {
       const work = this.pool.withSession(config, (session) => fn(session.client));
+      // A cancelled caller stops waiting for a session still connecting; the connect goes on for the others.
       return await (signal ? untilAborted(work, signal) : work);
     } catch (error) {
       // The SDK reports a cancelled request as a timeout; the caller knows better.
