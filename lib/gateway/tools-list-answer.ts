@@ -14,6 +14,8 @@ import {
  */
 export function loneToolsListId(headers: Headers, body: unknown): RequestId | undefined {
   if (body === undefined || Array.isArray(body)) return undefined;
+  // Most messages are something else (tools/call): told apart before any schema is parsed.
+  if ((body as { method?: unknown } | null)?.method !== "tools/list") return undefined;
   const accept = headers.get("accept") ?? "";
   if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return undefined;
   const version = headers.get("mcp-protocol-version");
