@@ -6,7 +6,6 @@ import path from "node:path";
 import { needsBuild } from "../scripts/build-state";
 
 const root = path.resolve(import.meta.dirname, "..");
-const nextBin = path.join(root, "node_modules/next/dist/bin/next");
 const STARTUP_TIMEOUT_MS = 90_000;
 const STOP_GRACE_MS = 5_000;
 
@@ -82,8 +81,8 @@ async function answers(url: string): Promise<boolean> {
 }
 
 /**
- * Serves the production build like `npm start` does (Node running `next start` directly, NODE_ENV=production),
- * with the given environment, and resolves once GET /api/health answers 200 (the database is reachable).
+ * Serves the production build as `npm start` does (Node running scripts/serve.mjs, NODE_ENV=production), with
+ * the given environment, and resolves once GET /api/health answers 200 (the database is reachable).
  */
 export async function startApp(options: {
   port: number;
@@ -101,7 +100,7 @@ export async function startApp(options: {
   const profile = process.env.BENCH_CPU_PROF
     ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
-  const child = spawn(process.execPath, [...profile, nextBin, "start", "--port", String(port)], {
+  const child = spawn(process.execPath, [...profile, "scripts/serve.mjs"], {
     cwd: root,
     env: {
       ...inherited,

@@ -59,7 +59,7 @@ async function main() {
     () => false,
   );
   if (taken) throw new Error(`Port ${port} is already in use; set CONFORMANCE_PORT to a free one.`);
-  // Its own process group, so stopping it also stops the `next start` it runs.
+  // Its own process group, so stopping it also stops the server it runs.
   const app = spawn("npx", ["tsx", "scripts/start.ts"], {
     env,
     stdio: ["ignore", "ignore", "inherit"],

@@ -23,15 +23,11 @@ async function main() {
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
 
-  // Node runs Next.js directly (no npx in between), so a stop signal reaches the server itself.
-  const server = spawn(
-    process.execPath,
-    [path.resolve("node_modules/next/dist/bin/next"), "start", "--port", String(env.PORT)],
-    {
-      stdio: "inherit",
-      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
-    },
-  );
+  // Node runs the server directly (no npx in between), so a stop signal reaches the server itself.
+  const server = spawn(process.execPath, [path.resolve("scripts/serve.mjs")], {
+    stdio: "inherit",
+    env: { ...process.env, PORT: String(env.PORT), NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+  });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
   server.on("exit", (code) => process.exit(code ?? 0));
 }

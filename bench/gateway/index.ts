@@ -20,7 +20,7 @@ import { percentile, printTable, result, sample } from "../stats";
 import { type RunningHub, startMcpHub } from "./mcp-hub";
 
 /**
- * The gateway as deployed: the production build served by `next start` on PostgreSQL, with logging and the rate
+ * The gateway as deployed: the production build served by `npm start` on PostgreSQL, with logging and the rate
  * limit at their defaults, called over HTTP from this process with the MCP SDK's client.
  *
  * Calls: BENCH_CALLS (1,000) sequential tools/call of server-everything's echo (over Streamable HTTP) after a

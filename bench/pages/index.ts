@@ -11,7 +11,7 @@ import { percentile, printTable, result } from "../stats";
 /**
  * Time to first byte of the dashboard (/admin) against the Overview page (/) for a signed-in owner of a small
  * organization (3 integrations, 3 capabilities, 2,000 usage records over the last 30 days, a day of health
- * checks), on the production build served by `next start` on PostgreSQL, logging at its default.
+ * checks), on the production build served by `npm start` on PostgreSQL, logging at its default.
  * BENCH_FETCHES (30) sequential fetches of each after a warm-up, interleaved, over one keep-alive connection;
  * with the CPU time each page costs the app and PostgreSQL.
  */

@@ -9,7 +9,7 @@ import { addIntegration, closeBenchClients, createBenchApiKeys, createBenchOrgan
 import { percentile, printTable, result, sample } from "../stats";
 
 /**
- * REST throughput of the app as deployed: the production build served by `next start` on PostgreSQL, loaded over
+ * REST throughput of the app as deployed: the production build served by `npm start` on PostgreSQL, loaded over
  * HTTP from this process with 32 connections for BENCH_SECONDS (10) each. The baseline is a trivial route of the
  * same build (GET /api/ping); against it, POST /api/mcp/invoke of the built-in node_knowledge_retriever (3 nodes)
  * and of an integration's echo (server-everything over Streamable HTTP). For reference, a bare Node server

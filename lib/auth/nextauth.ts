@@ -6,7 +6,7 @@ import { authSecret } from "./secret";
 import { sessionCallbacks, sessionEvents } from "./session-callbacks";
 
 const nextAuth = NextAuth(() => ({
-  // Served by `next start` behind whatever host the operator chose, not only on Vercel.
+  // Served by `npm start` behind whatever host the operator chose, not only on Vercel.
   trustHost: true,
   secret: authSecret(),
   session: { strategy: "jwt", maxAge: 30 * 24 * 60 * 60 },
@@ -32,7 +32,7 @@ export const { auth, signIn, signOut, unstable_update } = nextAuth;
 /**
  * A request to Auth.js's routes on the address the browser used. Without AUTH_URL, Auth.js takes the OAuth
  * redirect_uri from the Host headers when sign-in starts (a server action) but from the request URL at the
- * callback, which `next start` makes http://localhost:<port>: the provider refuses the mismatch and the browser
+ * callback, which `npm start` makes http://localhost:<port>: the provider refuses the mismatch and the browser
  * is sent to localhost. Both ends now read the same headers (trustHost already trusts them).
  */
 function onBrowserAddress(req: NextRequest): NextRequest {

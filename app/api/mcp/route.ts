@@ -10,6 +10,7 @@ import { jsonRpcError } from "@/lib/gateway/json-rpc-error";
 import { loneToolsListId, toolsListAnswer } from "@/lib/gateway/tools-list-answer";
 import { apiKeyRequestContext, chargeApiKey } from "@/lib/http/api-key-context";
 import { uncompressedApiRoute } from "@/lib/http/api-route";
+import { serveFromNode } from "@/lib/http/serve-from-node";
 
 export const dynamic = "force-dynamic";
 export const maxDuration = 300;
@@ -91,3 +92,6 @@ const notAllowed = () =>
 
 export const GET = notAllowed;
 export const DELETE = notAllowed;
+
+// Under `npm start`, later POSTs skip Next.js's router (see serveFromNode).
+serveFromNode("POST", "/api/mcp", POST);

@@ -1,8 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
-import type { Readable } from "node:stream";
 import ipaddr from "ipaddr.js";
 import { Agent, type Dispatcher, request } from "undici";
+import { webStreamOf } from "@/lib/http/web-stream-of";
 
 /**
  * Which addresses an integration may reach is decided by ipaddr.js's range classification (IANA's
@@ -117,30 +117,6 @@ async function encodeBody(
   const type = encoded.headers.get("content-type");
   if (type && !headers.has("content-type")) headers.set("content-type", type);
   return new Uint8Array(await encoded.arrayBuffer());
-}
-
-/**
- * A Node body as a web stream, read only when the reader asks. (Node's Readable.toWeb pushes on, and throws an
- * uncaught "Controller is already closed" when a reader cancels mid-stream, as an SSE client does on close.)
- */
-function webStreamOf(body: Readable): ReadableStream<Uint8Array> {
-  const chunks = body[Symbol.asyncIterator]();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { value, done } = await chunks.next();
-        if (done) controller.close();
-        else controller.enqueue(value instanceof Uint8Array ? value : Buffer.from(String(value)));
-      } catch (error) {
-        // Also reached when the reader cancelled while a chunk was on its way; erroring a closed stream does nothing.
-        controller.error(error);
-      }
-    },
-    async cancel() {
-      body.destroy();
-      await chunks.return?.();
-    },
-  });
 }
 
 /** undici's answer as the platform's Response, which the MCP SDK and the OAuth client read. */

@@ -1,0 +1,37 @@
+// @ts-check
+// JavaScript, not TypeScript: scripts/serve.mjs imports it, and that server runs on Node without a loader.
+
+/** @typedef {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void} NodeRoute */
+
+// On globalThis under a registered symbol: routes register from Next.js's server bundles, and the server that
+// consults them loads this module on its own.
+const REGISTRY = Symbol.for("switchboard.nodeRoutes");
+
+/** @returns {Map<string, NodeRoute>} */
+function registry() {
+  const holder = /** @type {{ [REGISTRY]?: Map<string, NodeRoute> }} */ (globalThis);
+  holder[REGISTRY] ??= new Map();
+  return holder[REGISTRY];
+}
+
+/**
+ * A route answered straight from Node's HTTP server, ahead of Next.js's router.
+ * @param {string} method
+ * @param {string} path
+ * @param {NodeRoute} route
+ */
+export function registerNodeRoute(method, path, route) {
+  registry().set(`${method} ${path}`, route);
+}
+
+/**
+ * The Node route for a request line, if its route module has registered one (it does once Next.js loads it).
+ * @param {string | undefined} method
+ * @param {string | undefined} url
+ * @returns {NodeRoute | undefined}
+ */
+export function nodeRouteFor(method, url) {
+  if (!method || !url) return undefined;
+  const query = url.indexOf("?");
+  return registry().get(`${method} ${query === -1 ? url : url.slice(0, query)}`);
+}

@@ -1,0 +1,102 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { logger } from "@/lib/logger";
+import { registerNodeRoute } from "./node-routes.mjs";
+import { securityHeaders } from "./security-headers";
+import { webStreamOf } from "./web-stream-of";
+
+type RouteHandler = (
+  request: Request,
+  context: { params: Promise<Record<string, never>> },
+) => Promise<Response>;
+
+const BODILESS_METHODS = new Set(["GET", "HEAD"]);
+const fixedHeaders = securityHeaders(false).map(({ key, value }) => [key, value] as const);
+
+/** The request as the platform's Request; its body is read only if the handler reads it. */
+function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
+  const method = req.method ?? "GET";
+  return new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`), {
+    method,
+    headers,
+    signal,
+    ...(BODILESS_METHODS.has(method) ? {} : { body: webStreamOf(req), duplex: "half" }),
+  } as RequestInit);
+}
+
+async function answer(req: IncomingMessage, res: ServerResponse, handler: RouteHandler): Promise<void> {
+  // A client that hangs up aborts the request's signal, as Next.js does for its route handlers.
+  const hangUp = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) hangUp.abort();
+  });
+  let response: Response;
+  try {
+    response = await handler(toRequest(req, hangUp.signal), { params: Promise.resolve({}) });
+  } catch (error) {
+    // The handlers map their own errors; only a request that cannot be read as one (a bad Host) gets here.
+    logger.warn("unreadable request", { method: req.method, err: error });
+    response = Response.json(
+      { error: { code: "bad_request", message: "The request could not be read." } },
+      { status: 400 },
+    );
+  }
+  if (res.destroyed) return;
+  for (const [key, value] of fixedHeaders) res.setHeader(key, value);
+  response.headers.forEach((value, key) => {
+    res.appendHeader(key, value);
+  });
+  res.statusCode = response.status;
+  if (response.body) await writeBody(response.body, res);
+  else res.end();
+}
+
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.once("drain", done);
+    res.once("close", done);
+  });
+}
+
+/** Sends a body as it is read (a 10,000-tool listing is 1.5 MB), waiting while the client is slower. */
+async function writeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
+  const reader = body.getReader();
+  const hungUp = () => void reader.cancel().catch(() => {});
+  res.once("close", hungUp);
+  try {
+    // Each chunk is written once the next is known, so a body of one chunk (most answers) goes out with a
+    // Content-Length in one write.
+    let held: Uint8Array | undefined;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (held && !res.write(held)) await drainedOrClosed(res);
+      if (res.destroyed) return;
+      held = value;
+    }
+    res.end(held);
+  } catch {
+    // The body failed or the client left midway: nothing more can be said on this response.
+    res.destroy();
+  } finally {
+    res.off("close", hungUp);
+  }
+}
+
+/**
+ * Serves a route handler from Node's HTTP server once its module is loaded, skipping Next.js's router and its
+ * conversions (about a millisecond of CPU a request, which matters on the MCP gateway's hot path). The handler
+ * still runs in Next.js's bundle, with the same module state, and answers with the same headers.
+ */
+export function serveFromNode(method: string, path: string, handler: RouteHandler): void {
+  registerNodeRoute(method, path, (req, res) => {
+    void answer(req, res, handler);
+  });
+}
