@@ -1,11 +1,13 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import type { Logger } from "drizzle-orm/logger";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { getEnv } from "@/lib/env";
+import { metrics } from "@/lib/metrics/metrics";
 import { acquirePgliteLock } from "./pglite-lock";
 import * as schema from "./schema";
 import { flushBuffered } from "./write-behind";
@@ -21,10 +23,19 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/** With metrics on: the pool's size, and a count of every statement sent (drizzle's logger sees each one). */
+function statementCounter(maxConnections: number): { logger?: Logger } {
+  const m = metrics();
+  if (!m) return {};
+  m.dbPoolSize.set(maxConnections);
+  return { logger: { logQuery: () => m.dbQueries.inc() } };
+}
+
 /** Opens PostgreSQL through postgres.js. */
 export function openPostgres(url: string, options: { max?: number } = {}): DatabaseHandle {
-  const client = postgres(url, { max: options.max ?? 10, onnotice: () => {} });
-  const db = drizzlePostgres({ client, schema }) as unknown as Database;
+  const max = options.max ?? 10;
+  const client = postgres(url, { max, onnotice: () => {} });
+  const db = drizzlePostgres({ client, schema, ...statementCounter(max) }) as unknown as Database;
   return {
     db,
     kind: "postgres",
@@ -52,7 +63,7 @@ export function openPglite(dir?: string): DatabaseHandle {
     release = acquirePgliteLock(dir);
   }
   const client = new PGlite(dir);
-  const db = drizzlePglite({ client, schema }) as unknown as Database;
+  const db = drizzlePglite({ client, schema, ...statementCounter(1) }) as unknown as Database;
   return {
     db,
     kind: "pglite",

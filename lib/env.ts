@@ -114,6 +114,12 @@ export const envSchema = z.object({
     })
     .transform((value) => (value === undefined ? 600 : Number(value))),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  /** Bearer token of GET /api/metrics; unset, the endpoint answers 404. */
+  METRICS_TOKEN: optionalString.refine((value) => value === undefined || value.length >= 16, {
+    message: "must be at least 16 characters",
+  }),
+  /** Metrics carry the organization as a label (one series per organization: mind the cardinality). */
+  METRICS_ORG_LABEL: booleanFlag.default(false),
   ALLOW_REGISTRATION: booleanFlag.default(true),
   /** How long an invitation link stays valid. */
   INVITATION_TTL_HOURS: wholeNumber("hours", 168),

@@ -4,6 +4,7 @@ import { rateLimitCounters } from "@/db/schema";
 import { buffering, drained, perDatabase, serialFlusher } from "@/db/write-behind";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
+import { countRateLimited } from "@/lib/metrics/record";
 
 const WINDOW_MS = 60_000;
 /** How often an instance adds its requests to the shared counts and reads every instance's total back. */
@@ -187,6 +188,7 @@ export async function enforceRateLimit(
   const count = await countersOf(db).charge(bucket, windowStart, cost);
   if (count > limit) {
     const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_MS - now.getTime()) / 1000));
+    countRateLimited(bucket);
     throw new RateLimitedError(limit, retryAfter);
   }
 }

@@ -2,6 +2,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { z } from "zod";
 import { logger } from "@/lib/logger";
+import { countSandboxRun } from "@/lib/metrics/record";
 import { SlotWaitAborted, sandboxSlots } from "./sandbox-slots";
 
 export interface SandboxLimits {
@@ -148,7 +149,9 @@ export async function runCapability(run: SandboxRun): Promise<SandboxResult> {
     throw error;
   }
   try {
-    return await runOnWorker(run, failure);
+    const result = await runOnWorker(run, failure);
+    countSandboxRun(result.ok ? "ok" : result.error.kind);
+    return result;
   } finally {
     release();
   }

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { AppError, toErrorResponse } from "@/lib/errors";
 import { logger } from "@/lib/logger";
+import { metrics, orgLabelOf } from "@/lib/metrics/metrics";
+import { surfaceOf } from "@/lib/metrics/surface";
 import { runInRequestScope } from "./request-scope";
 
 type Handler<P> = (request: Request, context: { params: Promise<P>; requestId: string }) => Promise<Response>;
@@ -13,6 +15,15 @@ export interface ApiRouteOptions {
 function withNoTransform(cacheControl: string | null): string {
   if (!cacheControl) return "no-transform";
   return /(^|,)\s*no-transform\s*(,|$)/i.test(cacheControl) ? cacheControl : `${cacheControl}, no-transform`;
+}
+
+function countRequest(route: string, status: number, durationMs: number, orgId: unknown) {
+  const m = metrics();
+  if (!m) return;
+  const org = orgLabelOf(m, typeof orgId === "string" ? orgId : undefined);
+  const surface = surfaceOf(route);
+  m.httpRequests.inc({ surface, route, status: String(status), ...org });
+  m.httpDuration.observe({ surface, route, ...org }, durationMs / 1000);
 }
 
 /**
@@ -43,6 +54,7 @@ export function apiRoute<P = Record<string, never>>(
     response.headers.set("x-request-id", requestId);
     if (options.uncompressed)
       response.headers.set("cache-control", withNoTransform(response.headers.get("cache-control")));
+    countRequest(name, response.status, performance.now() - started, scoped.orgId);
     logger.info("request", {
       route: name,
       requestId,

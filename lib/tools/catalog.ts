@@ -11,6 +11,7 @@ import { logger } from "@/lib/logger";
 import type { CatalogIntegration, McpIntegration } from "@/lib/mcp/repository";
 import type { McpClientPort } from "@/lib/mcp/types";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
+import { countToolCall } from "@/lib/metrics/record";
 import { recordUsage, type UsageEntry } from "@/lib/usage/record-usage";
 import { builtinTools } from "./builtin";
 import { type OrgCatalog, orgCatalog } from "./catalog-cache";
@@ -306,7 +307,9 @@ export async function invokeTool(
     outcome: "ok" | "tool_error" | "failed",
     { result, errorCode }: { errorCode?: string; result?: ToolResult } = {},
   ) => {
-    const latencyMs = Math.round(performance.now() - started);
+    const elapsedMs = performance.now() - started;
+    const latencyMs = Math.round(elapsedMs);
+    countToolCall(options.surface, entry?.descriptor.source, outcome, elapsedMs, ctx.orgId);
     logger.info("tool call", {
       tool: name,
       surface: options.surface,

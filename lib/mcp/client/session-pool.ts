@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { logger } from "@/lib/logger";
+import type { OpenSessions } from "@/lib/metrics/metrics";
+import { countSessionOpened, countSessionReinitialized } from "@/lib/metrics/record";
 import { McpProcessLimitError } from "../errors";
 import type { McpConnectionConfig } from "../types";
 import { type McpSession, openMcpSession } from "./connect";
@@ -10,6 +12,7 @@ import { type ProcessLimits, type ProcessSlot, ProcessSlots } from "./process-sl
 interface Entry {
   key: string;
   integrationId: string;
+  transport: McpConnectionConfig["transport"];
   /** The integration and whose credentials: an edit replaces that owner's session, not other users'. */
   group: string;
   session: Promise<McpSession>;
@@ -74,6 +77,18 @@ export class McpSessionPool {
     return orgId === undefined ? this.slots.count : this.slots.countOf(orgId);
   }
 
+  /** Sessions held (open or opening), counted by integration and transport. */
+  openSessions(): OpenSessions[] {
+    const counts = new Map<string, OpenSessions>();
+    for (const { integrationId, transport } of this.entries.values()) {
+      const key = `${integrationId}:${transport}`;
+      const known = counts.get(key);
+      if (known) known.count++;
+      else counts.set(key, { integrationId, transport, count: 1 });
+    }
+    return [...counts.values()];
+  }
+
   /** Runs fn with a live session for the config, opening one if needed and retrying once on an expired session. */
   async withSession<T>(config: McpConnectionConfig, fn: (session: McpSession) => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
@@ -87,6 +102,7 @@ export class McpSessionPool {
           await this.evict(entry);
           if (isExpiredSession(error) && attempt === 0) {
             logger.info("mcp session expired, reconnecting", { integrationId: config.integrationId });
+            countSessionReinitialized(config.integrationId);
             continue;
           }
         }
@@ -115,6 +131,7 @@ export class McpSessionPool {
     const entry: Entry = {
       key,
       integrationId: config.integrationId,
+      transport: config.transport,
       group,
       session: room ? room.then(() => this.open(config)) : this.open(config),
       lastUsed: Date.now(),
@@ -138,6 +155,7 @@ export class McpSessionPool {
       },
     );
     this.entries.set(key, entry);
+    countSessionOpened(config.integrationId, config.transport);
     return entry;
   }
 

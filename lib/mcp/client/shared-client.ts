@@ -1,4 +1,5 @@
 import { getEnv } from "@/lib/env";
+import { reportOpenSessions } from "@/lib/metrics/metrics";
 import { SdkMcpClient } from "./mcp-client";
 import { McpSessionPool } from "./session-pool";
 
@@ -13,6 +14,7 @@ export function getMcpPool(): McpSessionPool {
       limits: { total: env.MCP_MAX_PROCESSES, perOrganization: env.MCP_MAX_PROCESSES_PER_ORG },
     });
     globalForMcp.switchboardMcpPool = pool;
+    reportOpenSessions(() => pool.openSessions());
     const shutdown = () => void pool.closeAll();
     process.once("SIGTERM", shutdown);
     process.once("SIGINT", shutdown);

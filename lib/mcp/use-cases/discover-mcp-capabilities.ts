@@ -1,5 +1,6 @@
 import type { RequestContext } from "@/lib/auth/context";
 import { AppError } from "@/lib/errors";
+import { countDiscovery } from "@/lib/metrics/record";
 import { McpErrorCode, UnexpectedMcpError } from "../errors";
 import type { CatalogIntegration } from "../repository";
 import type { CapabilitiesResult, McpClientPort } from "../types";
@@ -44,8 +45,10 @@ export class DiscoverMcpCapabilities {
         const latencyMs = Math.round(performance.now() - started);
         const message = error instanceof AppError ? error.message : "Unexpected error occurred";
         // Nor does a caller that stopped waiting.
-        if (!signal?.aborted && !saysNothingAboutTheServer(error, integration))
+        if (!signal?.aborted && !saysNothingAboutTheServer(error, integration)) {
+          countDiscovery(integration.id, false);
           await repository.recordDiscovery(integration.id, { ok: false, latencyMs, error: message });
+        }
         throw error;
       }
       const result: CapabilitiesResult = {
@@ -54,6 +57,7 @@ export class DiscoverMcpCapabilities {
         prompts: listed.prompts.map((prompt) => ({ ...prompt, integrationId: integration.id })),
       };
       const latencyMs = Math.round(performance.now() - started);
+      countDiscovery(integration.id, true);
       await repository.recordDiscovery(integration.id, {
         ok: true,
         latencyMs,
