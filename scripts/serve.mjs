@@ -17,9 +17,8 @@ const app = next({ dev: false, dir: path.resolve(import.meta.dirname, ".."), por
 const handle = app.getRequestHandler();
 await app.prepare();
 const server = createServer((req, res) => {
-  const route = nodeRouteFor(req.method, req.url);
-  if (route) route(req, res);
-  else void handle(req, res);
+  if (nodeRouteFor(req.method, req.url)?.(req, res)) return;
+  void handle(req, res);
 });
 server.listen(port, () => console.log(`Ready on http://localhost:${port}`));
 

@@ -1,7 +1,10 @@
 // @ts-check
 // JavaScript, not TypeScript: scripts/serve.mjs imports it, and that server runs on Node without a loader.
 
-/** @typedef {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void} NodeRoute */
+/**
+ * Serves the request and answers true, or answers false and leaves it to Next.js.
+ * @typedef {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => boolean} NodeRoute
+ */
 
 // On globalThis under a registered symbol: routes register from Next.js's server bundles, and the server that
 // consults them loads this module on its own.

@@ -4,7 +4,7 @@ import { connect } from "node:net";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeRouteFor } from "@/lib/http/node-routes.mjs";
-import { serveFromNode } from "@/lib/http/serve-from-node";
+import { serveFromNode, withAuthorizationHeader } from "@/lib/http/serve-from-node";
 
 let server: Server;
 let origin: string;
@@ -18,6 +18,7 @@ beforeAll(async () => {
       { status: 201, headers: { "x-answer": "yes" } },
     );
   });
+  serveFromNode("GET", "/node/keyed", async () => new Response("node"), { when: withAuthorizationHeader });
   serveFromNode("GET", "/node/large", async () => new Response(new Blob(["a".repeat(2_000_000), "end"])));
   serveFromNode("POST", "/node/hang", async (req) => {
     lastSignal = req.signal;
@@ -26,9 +27,8 @@ beforeAll(async () => {
   });
   // What scripts/serve.mjs does, with a stand-in for Next.js's handler.
   server = createServer((req, res) => {
-    const route = nodeRouteFor(req.method, req.url);
-    if (route) route(req, res);
-    else res.end("next.js");
+    if (nodeRouteFor(req.method, req.url)?.(req, res)) return;
+    res.end("next.js");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -61,6 +61,13 @@ describe("serveFromNode", () => {
       const answer = await request(`${origin}${path}`, { method });
       expect(await answer.body.text()).toBe("next.js");
     }
+  });
+
+  it("leaves requests its condition declines to Next.js", async () => {
+    const keyed = await request(`${origin}/node/keyed`, { headers: { authorization: "Bearer k" } });
+    expect(await keyed.body.text()).toBe("node");
+    const signedIn = await request(`${origin}/node/keyed`, { headers: { cookie: "session=1" } });
+    expect(await signedIn.body.text()).toBe("next.js");
   });
 
   it("sends a large body whole", async () => {

@@ -2,6 +2,7 @@ import { getDb } from "@/db/client";
 import { apiRequestContext } from "@/lib/http/api-context";
 import { uncompressedApiRoute } from "@/lib/http/api-route";
 import { readJsonBody } from "@/lib/http/read-json";
+import { serveFromNode, withAuthorizationHeader } from "@/lib/http/serve-from-node";
 import { invokeTool } from "@/lib/tools/catalog";
 import { parseInput } from "@/lib/validation";
 import { invokeRequestSchema } from "./schema";
@@ -30,3 +31,6 @@ export const POST = uncompressedApiRoute("POST /api/mcp/invoke", async (request)
   }
   return Response.json(result.structuredContent ?? { content: result.content });
 });
+
+// Under `npm start`, later calls with an API key skip Next.js's router (see serveFromNode).
+serveFromNode("POST", "/api/mcp/invoke", POST, { when: withAuthorizationHeader });

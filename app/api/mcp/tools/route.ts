@@ -1,6 +1,7 @@
 import { getDb } from "@/db/client";
 import { apiRequestContext } from "@/lib/http/api-context";
 import { uncompressedApiRoute } from "@/lib/http/api-route";
+import { serveFromNode, withAuthorizationHeader } from "@/lib/http/serve-from-node";
 import { listToolSet } from "@/lib/tools/catalog";
 
 export const dynamic = "force-dynamic";
@@ -27,3 +28,6 @@ export const GET = uncompressedApiRoute("GET /api/mcp/tools", async (request) =>
   );
   return new Response(body, { headers: { "content-type": "application/json" } });
 });
+
+// Under `npm start`, later listings with an API key skip Next.js's router (see serveFromNode).
+serveFromNode("GET", "/api/mcp/tools", GET, { when: withAuthorizationHeader });
