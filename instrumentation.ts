@@ -1,8 +1,10 @@
 import type { Instrumentation } from "next";
 
-/** Server start: the background health check of the integrations. */
+/** Server start: traces when an OTLP endpoint is set, then the background health check of the integrations. */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { tracingRequested } = await import("@/lib/tracing/tracing-requested");
+  if (tracingRequested()) (await import("@/lib/tracing/start-tracing")).startTracing();
   const { startHealthChecks } = await import("@/lib/health/scheduler");
   startHealthChecks();
 }

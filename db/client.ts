@@ -8,8 +8,10 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { getEnv } from "@/lib/env";
 import { metrics } from "@/lib/metrics/metrics";
+import { tracingOn } from "@/lib/tracing/tracer";
 import { acquirePgliteLock } from "./pglite-lock";
 import * as schema from "./schema";
+import { traceStatements } from "./trace-statements";
 import { flushBuffered } from "./write-behind";
 
 export type Schema = typeof schema;
@@ -23,8 +25,12 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/** With metrics on: the pool's size, and a count of every statement sent (drizzle's logger sees each one). */
-function statementCounter(maxConnections: number): { logger?: Logger } {
+/**
+ * With metrics on: the pool's size, and a count of every statement sent (drizzle's logger sees each one). With
+ * tracing on, statements get spans.
+ */
+function observeStatements(maxConnections: number): { logger?: Logger } {
+  if (tracingOn()) traceStatements();
   const m = metrics();
   if (!m) return {};
   m.dbPoolSize.set(maxConnections);
@@ -35,7 +41,7 @@ function statementCounter(maxConnections: number): { logger?: Logger } {
 export function openPostgres(url: string, options: { max?: number } = {}): DatabaseHandle {
   const max = options.max ?? 10;
   const client = postgres(url, { max, onnotice: () => {} });
-  const db = drizzlePostgres({ client, schema, ...statementCounter(max) }) as unknown as Database;
+  const db = drizzlePostgres({ client, schema, ...observeStatements(max) }) as unknown as Database;
   return {
     db,
     kind: "postgres",
@@ -63,7 +69,7 @@ export function openPglite(dir?: string): DatabaseHandle {
     release = acquirePgliteLock(dir);
   }
   const client = new PGlite(dir);
-  const db = drizzlePglite({ client, schema, ...statementCounter(1) }) as unknown as Database;
+  const db = drizzlePglite({ client, schema, ...observeStatements(1) }) as unknown as Database;
   return {
     db,
     kind: "pglite",

@@ -1,4 +1,5 @@
 import { getEnv } from "./env";
+import { activeTraceIds } from "./tracing/tracing-flag";
 
 type Level = "debug" | "info" | "warn" | "error";
 const order: Record<Level | "silent", number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -90,7 +91,14 @@ export function createLogger(
   const threshold = () => order[minLevel ?? getEnv().LOG_LEVEL];
   const write = (level: Level, message: string, fields?: LogFields) => {
     if (order[level] < threshold()) return;
-    const entry = { time: new Date().toISOString(), level, msg: message, ...base, ...fields };
+    const entry = {
+      time: new Date().toISOString(),
+      level,
+      msg: message,
+      ...activeTraceIds(),
+      ...base,
+      ...fields,
+    };
     sink(JSON.stringify(redact(entry)), level);
   };
   return {

@@ -2,20 +2,24 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/db/client";
 import { UnauthorizedError } from "@/lib/errors";
+import { inSpan } from "@/lib/tracing/tracer";
 import { NoOrganizationError, requireActiveUser, resolveUserContext, type UserContext } from "./context";
 import { auth } from "./nextauth";
 
 /** The signed-in user's context for this request, or null when nobody is signed in; computed once per request. */
-export const getUserContext = cache(async (): Promise<UserContext | null> => {
-  const session = await auth();
-  if (!session?.userId) return null;
-  try {
-    return await resolveUserContext(getDb(), { userId: session.userId, preferredOrgId: session.orgId });
-  } catch (error) {
-    if (error instanceof UnauthorizedError) return null;
-    throw error;
-  }
-});
+export const getUserContext = cache(
+  (): Promise<UserContext | null> =>
+    inSpan("auth session", {}, async () => {
+      const session = await auth();
+      if (!session?.userId) return null;
+      try {
+        return await resolveUserContext(getDb(), { userId: session.userId, preferredOrgId: session.orgId });
+      } catch (error) {
+        if (error instanceof UnauthorizedError) return null;
+        throw error;
+      }
+    }),
+);
 
 /** For pages: the context, or a redirect to sign in (or to create a first organization). */
 export async function requirePageContext(): Promise<UserContext> {

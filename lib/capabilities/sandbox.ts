@@ -1,8 +1,10 @@
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { context as otelContext } from "@opentelemetry/api";
 import { z } from "zod";
 import { logger } from "@/lib/logger";
 import { countSandboxRun } from "@/lib/metrics/record";
+import { inSpan } from "@/lib/tracing/tracer";
 import { SlotWaitAborted, sandboxSlots } from "./sandbox-slots";
 
 export interface SandboxLimits {
@@ -149,9 +151,16 @@ export async function runCapability(run: SandboxRun): Promise<SandboxResult> {
     throw error;
   }
   try {
-    const result = await runOnWorker(run, failure);
-    countSandboxRun(result.ok ? "ok" : result.error.kind);
-    return result;
+    return await inSpan("sandbox.run", {}, async (span) => {
+      const result = await runOnWorker(run, failure);
+      const outcome = result.ok ? "ok" : result.error.kind;
+      countSandboxRun(outcome);
+      span.setAttributes({
+        "switchboard.outcome": outcome,
+        "switchboard.sandbox.tool_calls": result.toolCalls,
+      });
+      return result;
+    });
   } finally {
     release();
   }
@@ -166,6 +175,8 @@ function runOnWorker(
 ): Promise<SandboxResult> {
   const worker = takeWorker();
   const ended = new AbortController();
+  // The thread's messages arrive outside this run's async context: its tool calls are put back into it.
+  const runContext = otelContext.active();
   return new Promise<SandboxResult>((resolve) => {
     let finished = false;
     let toolCalls = 0;
@@ -205,7 +216,7 @@ function runOnWorker(
       }
       // Whatever the tool does (throw at once, answer what JSON cannot hold), the code gets an answer.
       void Promise.resolve()
-        .then(() => run.callTool(message.name, parsed.args, ended.signal))
+        .then(() => otelContext.with(runContext, () => run.callTool(message.name, parsed.args, ended.signal)))
         .then(
           (value) => ({ ok: true as const, json: JSON.stringify(value ?? null) ?? "null" }),
           (error: unknown) => ({

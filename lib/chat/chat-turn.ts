@@ -4,6 +4,7 @@ import type { Database } from "@/db/client";
 import type { UserContext } from "@/lib/auth/context";
 import { authSecret } from "@/lib/auth/secret";
 import { logger } from "@/lib/logger";
+import { tracingOn } from "@/lib/tracing/tracer";
 import { parseInput } from "@/lib/validation";
 import { getConversation, loadMessages, saveMessages } from "./conversations";
 import { chatModel } from "./model";
@@ -47,6 +48,13 @@ export async function chatTurn(
     experimental_toolApprovalSecret: createHash("sha256").update(`tool-approval:${authSecret()}`).digest(),
     stopWhen: stepCountIs(MAX_STEPS),
     abortSignal: options.signal,
+    // A span for the turn, each model step and each tool call; what was said stays out of the traces.
+    experimental_telemetry: {
+      isEnabled: tracingOn(),
+      functionId: "chat-turn",
+      recordInputs: false,
+      recordOutputs: false,
+    },
     onError: ({ error }) =>
       logger.warn("chat stream failed", { conversationId: conversation.id, err: error }),
   });

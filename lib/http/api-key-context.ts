@@ -2,14 +2,18 @@ import { getDb } from "@/db/client";
 import { type ApiKeyContext, authenticateApiKey } from "@/lib/api-keys/api-keys";
 import { enforceRateLimit } from "@/lib/api-keys/rate-limit";
 import { getEnv } from "@/lib/env";
+import { inSpan } from "@/lib/tracing/tracer";
 import { addToRequestLog } from "./request-scope";
 
 /** The context of a request made with a bearer API key: logged with the request and held to its rate limit. */
-export async function apiKeyRequestContext(request: Request): Promise<ApiKeyContext> {
-  const ctx = await authenticateApiKey(getDb(), request.headers.get("authorization"));
-  addToRequestLog({ orgId: ctx.orgId, apiKeyId: ctx.apiKeyId });
-  await chargeApiKey(ctx, 1);
-  return ctx;
+export function apiKeyRequestContext(request: Request): Promise<ApiKeyContext> {
+  return inSpan("auth api_key", {}, async (span) => {
+    const ctx = await authenticateApiKey(getDb(), request.headers.get("authorization"));
+    span.setAttribute("switchboard.organization.id", ctx.orgId);
+    addToRequestLog({ orgId: ctx.orgId, apiKeyId: ctx.apiKeyId });
+    await chargeApiKey(ctx, 1);
+    return ctx;
+  });
 }
 
 /**

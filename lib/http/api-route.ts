@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { context as otelContext, SpanStatusCode, trace } from "@opentelemetry/api";
 import { AppError, toErrorResponse } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { metrics, orgLabelOf } from "@/lib/metrics/metrics";
 import { surfaceOf } from "@/lib/metrics/surface";
+import { incomingContext, inSpan, SpanKind, tracingOn } from "@/lib/tracing/tracer";
 import { runInRequestScope } from "./request-scope";
 
 type Handler<P> = (request: Request, context: { params: Promise<P>; requestId: string }) => Promise<Response>;
@@ -35,7 +37,23 @@ export function apiRoute<P = Record<string, never>>(
   handler: Handler<P>,
   options: ApiRouteOptions = {},
 ) {
-  return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
+  const route = name.slice(name.indexOf(" ") + 1);
+  return (request: Request, context: { params: Promise<P> }): Promise<Response> => {
+    if (!tracingOn()) return answer(request, context);
+    const parent = incomingContext(request.headers);
+    const attributes = { "http.request.method": request.method, "http.route": route };
+    // A server span of its own unless Next.js's request span is already open.
+    const kind =
+      trace.getSpan(parent) && parent === otelContext.active() ? SpanKind.INTERNAL : SpanKind.SERVER;
+    return inSpan(name, { kind, attributes, parent }, async (span) => {
+      const response = await answer(request, context);
+      span.setAttribute("http.response.status_code", response.status);
+      if (response.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      return response;
+    });
+  };
+
+  async function answer(request: Request, context: { params: Promise<P> }): Promise<Response> {
     const requestId = request.headers.get("x-request-id") ?? randomUUID();
     const started = performance.now();
     const path = new URL(request.url).pathname;
@@ -66,7 +84,7 @@ export function apiRoute<P = Record<string, never>>(
       ...failure,
     });
     return response;
-  };
+  }
 }
 
 /**

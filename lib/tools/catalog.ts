@@ -1,4 +1,5 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Span } from "@opentelemetry/api";
 import type { Database } from "@/db/client";
 import type { Capability } from "@/db/schema";
 import type { RequestContext } from "@/lib/auth/context";
@@ -12,6 +13,7 @@ import type { CatalogIntegration, McpIntegration } from "@/lib/mcp/repository";
 import type { McpClientPort } from "@/lib/mcp/types";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { countToolCall } from "@/lib/metrics/record";
+import { inSpan } from "@/lib/tracing/tracer";
 import { recordUsage, type UsageEntry } from "@/lib/usage/record-usage";
 import { builtinTools } from "./builtin";
 import { type OrgCatalog, orgCatalog } from "./catalog-cache";
@@ -294,12 +296,24 @@ async function run(
  * Calls a tool by its listed name, from any surface: looks it up in scope, validates the params against its
  * schema, runs it, and logs and records the call once.
  */
-export async function invokeTool(
+export function invokeTool(
   db: Database,
   ctx: RequestContext,
   name: string,
   params: Record<string, unknown>,
   options: InvokeOptions,
+): Promise<ToolResult> {
+  const attributes = { "switchboard.tool.name": name, "switchboard.surface": options.surface };
+  return inSpan("tools.call", { attributes }, (span) => invokeInSpan(db, ctx, name, params, options, span));
+}
+
+async function invokeInSpan(
+  db: Database,
+  ctx: RequestContext,
+  name: string,
+  params: Record<string, unknown>,
+  options: InvokeOptions,
+  span: Span,
 ): Promise<ToolResult> {
   const started = performance.now();
   let entry: Entry | undefined;
@@ -310,6 +324,10 @@ export async function invokeTool(
     const elapsedMs = performance.now() - started;
     const latencyMs = Math.round(elapsedMs);
     countToolCall(options.surface, entry?.descriptor.source, outcome, elapsedMs, ctx.orgId);
+    span.setAttributes({
+      "switchboard.tool.source": entry?.descriptor.source ?? "unknown",
+      "switchboard.outcome": outcome,
+    });
     logger.info("tool call", {
       tool: name,
       surface: options.surface,
@@ -336,7 +354,7 @@ export async function invokeTool(
     });
   };
   try {
-    const found = await lookUp(db, ctx, name, options.scope ?? {});
+    const found = await inSpan("catalog.lookup", {}, () => lookUp(db, ctx, name, options.scope ?? {}));
     entry = found.entry;
     if (!entry) {
       if (found.disabledBy)
@@ -346,7 +364,10 @@ export async function invokeTool(
       throw new UnknownToolError(name);
     }
     // Built-ins parse their own arguments, so their messages are exactly those their contract promises.
-    if (entry.kind !== "builtin") validateToolArgs(entry.descriptor.inputSchema, params);
+    if (entry.kind !== "builtin") {
+      const schema = entry.descriptor.inputSchema;
+      await inSpan("tool.validate", {}, async () => validateToolArgs(schema, params));
+    }
     const result = await run(db, ctx, entry, params, options);
     await log(result.isError ? "tool_error" : "ok", { result });
     return result;

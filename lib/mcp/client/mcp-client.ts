@@ -7,6 +7,8 @@ import type {
   ReadResourceResult,
   ResourceTemplate,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { Span } from "@opentelemetry/api";
+import { inSpan, outgoingTraceHeaders, SpanKind } from "@/lib/tracing/tracer";
 import { McpConnectionError } from "../errors";
 import type { McpClientPort, McpConnectionConfig, ToolExecutionResult } from "../types";
 import { describeMcpFailure } from "./describe-error";
@@ -47,16 +49,41 @@ function isCallToolResult(result: CallToolResult | CompatibilityCallToolResult):
 export class SdkMcpClient implements McpClientPort {
   constructor(readonly pool: McpSessionPool) {}
 
-  private async run<T>(
+  /** One exchange with the integration's server, in a client span that names the server and how it went. */
+  private run<T>(
     config: McpConnectionConfig,
+    method: string,
+    fn: (client: Client) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const attributes = {
+      "mcp.method.name": method,
+      "switchboard.integration.id": config.integrationId,
+      "switchboard.mcp.transport": config.transport,
+    };
+    return inSpan(`mcp ${method}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+      const result = await this.exchange(config, span, fn, signal);
+      span.setAttribute("switchboard.outcome", "ok");
+      return result;
+    });
+  }
+
+  private async exchange<T>(
+    config: McpConnectionConfig,
+    span: Span,
     fn: (client: Client) => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T> {
     try {
-      const work = this.pool.withSession(config, (session) => fn(session.client));
+      const work = this.pool.withSession(config, (session) => {
+        const server = session.client.getServerVersion();
+        if (server) span.setAttribute("mcp.server.name", server.name);
+        return fn(session.client);
+      });
       // A cancelled caller stops waiting for a session still connecting; the connect goes on for the others.
       return await (signal ? untilAborted(work, signal) : work);
     } catch (error) {
+      span.setAttribute("switchboard.outcome", signal?.aborted ? "cancelled" : "failed");
       // The SDK reports a cancelled request as a timeout; the caller knows better.
       if (signal?.aborted)
         throw new McpConnectionError(
@@ -71,6 +98,7 @@ export class SdkMcpClient implements McpClientPort {
   async listCapabilities(config: McpConnectionConfig, { signal }: { signal?: AbortSignal } = {}) {
     return this.run(
       config,
+      "discover",
       async (client) => {
         const scoped = scopedSignal(signal);
         const options = { timeout: config.timeoutMs, signal: scoped.signal };
@@ -110,10 +138,14 @@ export class SdkMcpClient implements McpClientPort {
   ): Promise<ToolExecutionResult> {
     const result = await this.run(
       config,
+      "tools/call",
       (client) => {
         const scoped = scopedSignal(signal);
+        // The trace context also goes in _meta, for servers on transports without headers (stdio).
+        const traced = outgoingTraceHeaders();
+        const meta = traced.traceparent ? { _meta: traced } : {};
         return client
-          .callTool({ name, arguments: args }, undefined, {
+          .callTool({ name, arguments: args, ...meta }, undefined, {
             timeout: config.timeoutMs,
             signal: scoped.signal,
           })
@@ -135,11 +167,13 @@ export class SdkMcpClient implements McpClientPort {
   }
 
   readResource(config: McpConnectionConfig, uri: string): Promise<ReadResourceResult> {
-    return this.run(config, (client) => client.readResource({ uri }, { timeout: config.timeoutMs }));
+    return this.run(config, "resources/read", (client) =>
+      client.readResource({ uri }, { timeout: config.timeoutMs }),
+    );
   }
 
   listResourceTemplates(config: McpConnectionConfig): Promise<ResourceTemplate[]> {
-    return this.run(config, async (client) => {
+    return this.run(config, "resources/templates/list", async (client) => {
       if (!client.getServerCapabilities()?.resources) return [];
       return collectPages(async (cursor) => {
         const page = await client.listResourceTemplates(cursor ? { cursor } : {}, {
@@ -155,7 +189,7 @@ export class SdkMcpClient implements McpClientPort {
     name: string,
     args: Record<string, string>,
   ): Promise<GetPromptResult> {
-    return this.run(config, (client) =>
+    return this.run(config, "prompts/get", (client) =>
       client.getPrompt({ name, arguments: args }, { timeout: config.timeoutMs }),
     );
   }

@@ -3,6 +3,7 @@ import { isIP, type LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
 import { Agent, type Dispatcher, request } from "undici";
 import { webStreamOf } from "@/lib/http/web-stream-of";
+import { outgoingTraceHeaders } from "@/lib/tracing/tracer";
 
 /**
  * Which addresses an integration may reach is decided by ipaddr.js's range classification (IANA's
@@ -165,6 +166,9 @@ export function createGuardedFetch(
     if (!headers.has("accept")) headers.set("accept", "*/*");
     // The User-Agent undici's fetch sends; some servers refuse requests without one.
     if (!headers.has("user-agent")) headers.set("user-agent", "undici");
+    // The active span's trace context, so a server that also traces joins the trace.
+    for (const [name, value] of Object.entries(outgoingTraceHeaders()))
+      if (!headers.has(name)) headers.set(name, value);
     const given = init?.method ?? "GET";
     let method = NORMALIZED_METHODS.has(given.toUpperCase()) ? given.toUpperCase() : given;
     let body = await encodeBody(init?.body, headers);
