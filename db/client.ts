@@ -9,9 +9,9 @@ import postgres from "postgres";
 import { getEnv } from "@/lib/env";
 import { metrics } from "@/lib/metrics/metrics";
 import { tracingOn } from "@/lib/tracing/tracer";
+import { observeStatements } from "./observe-statements";
 import { acquirePgliteLock } from "./pglite-lock";
 import * as schema from "./schema";
-import { traceStatements } from "./trace-statements";
 import { flushBuffered } from "./write-behind";
 
 export type Schema = typeof schema;
@@ -26,12 +26,12 @@ export interface DatabaseHandle {
 }
 
 /**
- * With metrics on: the pool's size, and a count of every statement sent (drizzle's logger sees each one). With
- * tracing on, statements get spans.
+ * With metrics on: the pool's size, and a count of every statement sent (drizzle's logger sees each one) and of
+ * those in flight. With tracing on, statements get spans.
  */
-function observeStatements(maxConnections: number): { logger?: Logger } {
-  if (tracingOn()) traceStatements();
+function databaseObservers(maxConnections: number): { logger?: Logger } {
   const m = metrics();
+  if (m || tracingOn()) observeStatements();
   if (!m) return {};
   m.dbPoolSize.set(maxConnections);
   return { logger: { logQuery: () => m.dbQueries.inc() } };
@@ -41,7 +41,7 @@ function observeStatements(maxConnections: number): { logger?: Logger } {
 export function openPostgres(url: string, options: { max?: number } = {}): DatabaseHandle {
   const max = options.max ?? 10;
   const client = postgres(url, { max, onnotice: () => {} });
-  const db = drizzlePostgres({ client, schema, ...observeStatements(max) }) as unknown as Database;
+  const db = drizzlePostgres({ client, schema, ...databaseObservers(max) }) as unknown as Database;
   return {
     db,
     kind: "postgres",
@@ -69,7 +69,7 @@ export function openPglite(dir?: string): DatabaseHandle {
     release = acquirePgliteLock(dir);
   }
   const client = new PGlite(dir);
-  const db = drizzlePglite({ client, schema, ...observeStatements(1) }) as unknown as Database;
+  const db = drizzlePglite({ client, schema, ...databaseObservers(1) }) as unknown as Database;
   return {
     db,
     kind: "pglite",

@@ -104,6 +104,11 @@ function createMetrics(orgLabel: boolean) {
       help: "Statements sent to the database.",
       registers: [registry],
     }),
+    dbInFlight: new Gauge({
+      name: "switchboard_db_statements_in_flight",
+      help: "Statements sent and not yet answered: how much of the pool is in use (at most its size).",
+      registers: [registry],
+    }),
     dbPoolSize: new Gauge({
       name: "switchboard_db_pool_max_connections",
       help: "Connections the database pool may open (1 for the embedded database).",

@@ -4,7 +4,7 @@ import type { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as chatRoute } from "@/app/api/chat/route";
 import { POST as invokeRoute } from "@/app/api/mcp/invoke/route";
-import { traceStatements } from "@/db/trace-statements";
+import { observeStatements } from "@/db/observe-statements";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { createCapability } from "@/lib/capabilities/store";
@@ -45,7 +45,7 @@ let gateway: Client;
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
   provider = startTracing(new OTLPTraceExporter({ url: receiver.url }));
-  traceStatements();
+  observeStatements();
   handle = await createTestDatabase();
   useDatabase(handle);
   [owner] = (await registerOwners(handle.db, "Noa")) as [UserContext];
