@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { request } from "undici";
 import { z } from "zod";
 import { createCapability } from "@/lib/capabilities/store";
-import { startEverything } from "../../tests/fixtures/mcp/start-fixture";
+import { startEverything, startFixture } from "../../tests/fixtures/mcp/start-fixture";
 import { ApiKeyRing } from "../api-key-ring";
 import { type CpuSources, postgresBackends, startCpuMeter } from "../cpu";
 import { benchEnvironment, buildIfNeeded, type RunningApp, startApp } from "../next-app";
@@ -27,7 +27,8 @@ import { type RunningHub, startMcpHub } from "./mcp-hub";
  * warm-up, three repetitions interleaved, medians of each repetition's p50 and p99, through three paths:
  * directly; through mcp-hub 4.2 (its unified endpoint, which speaks HTTP+SSE to clients and Streamable HTTP to
  * the server); through Switchboard's POST /api/mcp, in an organization with 20 more integrations of 50 tools
- * each and 100 capabilities. Also the database transactions each call through Switchboard costs.
+ * each and 100 capabilities. The same three paths to a plain echo server (plainUpstream, below) compare them on
+ * equal terms. Also the database transactions each call through Switchboard costs.
  *
  * Listings (tools/list, each answer read to its last byte, see connectLister): that organization, sequentially;
  * and one with 10,000 tools (200 integrations × 50), alone and by 8 clients at once. Integrations other than
@@ -44,13 +45,18 @@ const LISTS_10K = Number(process.env.BENCH_LISTS_10K ?? 20);
 const LIST_CLIENTS = 8;
 const KEYS = 60;
 const basePort = Number(process.env.BENCH_PORT ?? 3220);
-const ports = { upstream: basePort, hub: basePort + 1, app: basePort + 2 };
+const ports = { upstream: basePort, hub: basePort + 1, app: basePort + 2, plainHub: basePort + 3 };
 
 const shared = benchEnvironment();
 buildIfNeeded();
 const database = await createBenchDatabase(databaseUrl, "gateway");
 const upstream = await startEverything("streamableHttp", { port: ports.upstream });
+// server-everything keeps every event for resumption when the client speaks 2025-11-25 (as this SDK and the app
+// do), which costs it about a millisecond a call; mcp-hub's own SDK speaks 2025-06-18, spared that. The same paths
+// to a plain echo server show the comparison on equal terms.
+const plainUpstream = await startFixture("echo");
 let hub: RunningHub | undefined;
+let plainHub: RunningHub | undefined;
 let app: RunningApp | undefined;
 const clients: Client[] = [];
 
@@ -140,10 +146,12 @@ const median = (values: number[]) => percentile(values, 50);
 
 try {
   hub = await startMcpHub({ port: ports.hub, upstreamUrl: upstream.url });
+  plainHub = await startMcpHub({ port: ports.plainHub, upstreamUrl: plainUpstream.url });
   const { db } = database.handle;
 
   const large = await createBenchOrganization(db, "Bench gateway");
   await addIntegration(db, large.ctx, "Echo", upstream.url);
+  await addIntegration(db, large.ctx, "Plain", plainUpstream.url);
   await insertStoredIntegrations(db, large.org.id, { count: 20, toolsEach: 50 });
   for (let i = 0; i < 100; i++) {
     await createCapability(db, large.ctx, { namespace: "bench", action: `action_${i}`, code: "return 1;" });
@@ -174,6 +182,21 @@ try {
       client: await connect(gatewayUrl, { ring: largeKeys }),
       tool: "echo_echo",
     },
+    {
+      name: "SDK client → plain echo server directly",
+      client: await connect(plainUpstream.url),
+      tool: "echo",
+    },
+    {
+      name: "→ mcp-hub 4.2 → plain echo server",
+      client: await connect(plainHub.url, { sse: true }),
+      tool: plainHub.toolName("echo"),
+    },
+    {
+      name: "→ Switchboard /api/mcp → plain echo server",
+      client: await connect(gatewayUrl, { ring: largeKeys }),
+      tool: "plain_echo",
+    },
   ];
   const call = (path: (typeof paths)[number]) => async () => {
     const answer = await path.client.callTool({ name: path.tool, arguments: { message: "hi" } });
@@ -185,12 +208,12 @@ try {
   const callsMade = REPETITIONS * (CALLS + WARMUP);
   // The CPU time each process spends per call: where the time goes.
   const appPid = app.pid;
-  const hubPid = hub.pid;
+  const hubPids = [hub.pid, plainHub.pid];
   const cpuSources: CpuSources = {
     app: () => [appPid],
     postgres: () => postgresBackends(database.name),
-    hub: () => [hubPid],
-    upstream: () => (upstream.process.pid ? [upstream.process.pid] : []),
+    hub: () => hubPids,
+    upstream: () => [upstream.process.pid, plainUpstream.process.pid].filter((pid) => pid !== undefined),
     bench: () => [process.pid],
   };
   const cpuPerCall = paths.map(() => ({}) as Record<string, number>);
@@ -207,7 +230,8 @@ try {
     }
   }
   const after = await database.settledActivity();
-  const transactionsPerCall = (after.transactions - before.transactions) / callsMade;
+  // Two of the paths go through Switchboard.
+  const transactionsPerCall = (after.transactions - before.transactions) / (2 * callsMade);
   const p50 = calls.map((reps) => median(reps.map((times) => percentile(times, 50))));
   const p99 = calls.map((reps) => median(reps.map((times) => percentile(times, 99))));
 
@@ -263,8 +287,14 @@ try {
     `Call figures are medians of ${REPETITIONS} interleaved repetitions; *_cpu_ms is the CPU time per call (or listing) of each process: the app, its PostgreSQL server processes, mcp-hub, server-everything, and this client. Each call through Switchboard costs ${transactionsPerCall.toFixed(2)} database transactions. App memory (RSS): ${rssBefore.toFixed(0)} MB before the 10,000-tool listings, ${rssAfter.toFixed(0)} MB after.`,
   );
 
-  const [direct, viaHub, viaGateway] = [0, 1, 2].map((i) => ({ p50: p50[i] ?? 0, p99: p99[i] ?? 0 }));
-  if (!direct || !viaHub || !viaGateway) throw new Error("missing measurements");
+  const [direct, viaHub, viaGateway, plainDirect, plainViaHub, plainViaGateway] = [0, 1, 2, 3, 4, 5].map(
+    (i) => ({
+      p50: p50[i] ?? 0,
+      p99: p99[i] ?? 0,
+    }),
+  );
+  if (!direct || !viaHub || !viaGateway || !plainDirect || !plainViaHub || !plainViaGateway)
+    throw new Error("missing measurements");
   result("direct_call_p50_ms", direct.p50);
   result("mcphub_call_p50_ms", viaHub.p50);
   result("gateway_call_p50_ms", viaGateway.p50);
@@ -273,6 +303,9 @@ try {
   result("call_p99_vs_direct", viaGateway.p99 / direct.p99);
   result("call_p50_vs_mcphub", viaGateway.p50 / viaHub.p50);
   result("mcphub_p50_vs_direct", viaHub.p50 / direct.p50);
+  result("plain_call_p50_vs_direct", plainViaGateway.p50 / plainDirect.p50);
+  result("plain_call_p50_vs_mcphub", plainViaGateway.p50 / plainViaHub.p50);
+  result("plain_mcphub_p50_vs_direct", plainViaHub.p50 / plainDirect.p50);
   result("gateway_db_transactions_per_call", transactionsPerCall);
   result("gateway_app_cpu_ms_per_call", cpuPerCall[2]?.app ?? Number.NaN);
   result("mcphub_cpu_ms_per_call", cpuPerCall[1]?.hub ?? Number.NaN);
@@ -288,6 +321,8 @@ try {
   await Promise.allSettled(clients.map((client) => client.close()));
   await app?.stop();
   await hub?.stop();
+  await plainHub?.stop();
+  await plainUpstream.stop();
   await upstream.stop();
   await database.drop();
 }
