@@ -34,7 +34,7 @@ function asJsonResult(value: Record<string, unknown>): CallToolResult {
 }
 
 /** A catalog call as an MCP result: every failure is an error result the client can read, never a crash. */
-async function callCatalogTool(
+export async function callCatalogTool(
   db: Database,
   ctx: ApiKeyContext,
   name: string,
@@ -52,12 +52,12 @@ async function callCatalogTool(
   };
 }
 
-function invalidParams(message: string): McpError {
+export function invalidParams(message: string): McpError {
   return new McpError(ErrorCode.InvalidParams, message);
 }
 
 /** Upstream failures in a resource read or prompt become MCP errors with the message, never internals. */
-function upstreamError(error: unknown): McpError {
+export function upstreamError(error: unknown): McpError {
   if (error instanceof McpError) return error;
   if (error instanceof AppError && error.type !== "internal")
     return new McpError(ErrorCode.InternalError, error.message);
@@ -102,21 +102,31 @@ export async function serializedGatewayToolList(db: Database, ctx: ApiKeyContext
 // server per request. The gateway's servers never use it (they ask clients nothing), so they share one.
 let sharedValidator: AjvJsonSchemaValidator | undefined;
 
+/** An SDK server for one request, offering tools, resources, prompts and logging (whose level it accepts). */
+export function statelessServer(
+  info: { name: string; title: string; version: string },
+  instructions: string,
+) {
+  sharedValidator ??= new AjvJsonSchemaValidator();
+  const server = new Server(info, {
+    jsonSchemaValidator: sharedValidator,
+    capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
+    instructions,
+  });
+  // Stateless: there is no session to keep a level in, so the request is accepted and logging stays as is.
+  server.setRequestHandler(SetLevelRequestSchema, async () => ({}));
+  return server;
+}
+
 /**
  * One MCP server for one request, scoped to the API key's organization and the key's own scope: the catalog's
  * tools (or only the meta-tools, for keys set that way), and the enabled integrations' resources and prompts,
  * renamed so each leads back to its integration.
  */
 export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
-  sharedValidator ??= new AjvJsonSchemaValidator();
-  const server = new Server(
+  const server = statelessServer(
     { name: "switchboard", title: "Switchboard", version: "0.1.0" },
-    {
-      jsonSchemaValidator: sharedValidator,
-      capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
-      instructions:
-        "The organization's tools, resources and prompts from every connected MCP server. Use find_tools to search for a tool and call_tool to run one by name.",
-    },
+    "The organization's tools, resources and prompts from every connected MCP server. Use find_tools to search for a tool and call_tool to run one by name.",
   );
   let integrations: Promise<CatalogIntegration[]> | undefined;
   // Resources and prompts come only from here, so an integration outside the key's scope is simply not there.
@@ -233,9 +243,6 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
     // Relayed as rendered: every role and content type (text, image, audio, embedded resource, resource link).
     return result;
   });
-
-  // Stateless: there is no session to keep a level in, so the request is accepted and logging stays as is.
-  server.setRequestHandler(SetLevelRequestSchema, async () => ({}));
 
   return server;
 }

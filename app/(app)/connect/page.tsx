@@ -23,6 +23,13 @@ export default async function ConnectPage() {
           tools, the organization&apos;s capabilities, and <code>find_tools</code> and <code>call_tool</code>{" "}
           to search and run any of them.
         </p>
+        <p className="mt-2 text-sm text-muted-foreground">
+          To reach one integration&apos;s server alone, under its own names, use{" "}
+          <code className="break-all">
+            {protocol}://{host}/api/mcp/integrations/&lt;slug&gt;
+          </code>{" "}
+          with the same key; the slug is the prefix of that integration&apos;s tools.
+        </p>
       </div>
       <ConnectClient endpoint={`${protocol}://${host}/api/mcp`} canCreateKey={isAdminRole(ctx.role)} />
     </div>

@@ -1,0 +1,88 @@
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Database } from "@/db/client";
+import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
+import type { CatalogIntegration } from "@/lib/mcp/repository";
+import { mcpUseCases } from "@/lib/mcp/use-cases";
+import { orgCatalog } from "@/lib/tools/catalog-cache";
+import { allows } from "@/lib/tools/scope";
+import { integrationToolName } from "@/lib/tools/tool-names";
+import { callCatalogTool, invalidParams, statelessServer, upstreamError } from "./gateway-server";
+
+/** The key's organization's integration with this slug, if it is enabled and in the key's scope. */
+export async function integrationForKey(
+  db: Database,
+  ctx: ApiKeyContext,
+  slug: string,
+): Promise<CatalogIntegration | undefined> {
+  const catalog = await orgCatalog(db, ctx.orgId);
+  return catalog.integrations.find(
+    (row) => row.slug === slug && row.enabled && allows(ctx.toolScope.integrationIds, row.id),
+  );
+}
+
+/**
+ * One integration's server passed through, for one request: its tools, resources and prompts under their own
+ * names (no prefixes, no meta-tools), from its stored discovery. Calls go through the catalog, so they are
+ * checked, validated and recorded in usage exactly as on the aggregated gateway.
+ */
+export function createIntegrationServer(
+  db: Database,
+  ctx: ApiKeyContext,
+  integration: CatalogIntegration,
+): Server {
+  const discovered = integration.discovered ?? { tools: [], resources: [], prompts: [] };
+  const server = statelessServer(
+    { name: integration.slug, title: integration.name, version: "0.1.0" },
+    `The tools, resources and prompts of ${integration.name}, through Switchboard.`,
+  );
+  const useCases = mcpUseCases(db);
+  const target = { integrationId: integration.id };
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: discovered.tools }));
+
+  server.setRequestHandler(CallToolRequestSchema, (request, { signal }) => {
+    const { name } = request.params;
+    if (!discovered.tools.some((tool) => tool.name === name))
+      return { isError: true, content: [{ type: "text", text: `Unknown tool: ${name}` }] };
+    const catalogName = integrationToolName(integration.slug, name);
+    return callCatalogTool(db, ctx, catalogName, request.params.arguments ?? {}, signal);
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: discovered.resources }));
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: await useCases.listResourceTemplates.execute(ctx, target).catch((error: unknown) => {
+      throw upstreamError(error);
+    }),
+  }));
+
+  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+    useCases.readResource.execute(ctx, { ...target, uri: request.params.uri }).catch((error: unknown) => {
+      throw upstreamError(error);
+    }),
+  );
+
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: discovered.prompts }));
+
+  server.setRequestHandler(GetPromptRequestSchema, (request) => {
+    const { name } = request.params;
+    if (!discovered.prompts.some((prompt) => prompt.name === name))
+      throw invalidParams(`Prompt not found: ${name}`);
+    return useCases.getPrompt
+      .execute(ctx, { ...target, name, arguments: request.params.arguments ?? {} })
+      .catch((error: unknown) => {
+        throw upstreamError(error);
+      });
+  });
+
+  return server;
+}
