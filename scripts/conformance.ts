@@ -1,12 +1,15 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 /**
  * Runs the official MCP conformance suite against the gateway of a freshly started app (embedded database):
  * the scenarios that do not depend on particular test tools must pass, and the whole suite may fail only
- * where conformance/gateway-baseline.yml says so, with the reason.
+ * where conformance/gateway-baseline.yml says so, with the reason. Then every server scenario against the
+ * Everything server directly and through its pass-through endpoint (/api/mcp/integrations/everything): each
+ * that passes directly must pass through Switchboard too, unless conformance/passthrough-baseline.yml says why
+ * not.
  */
 const REQUIRED = [
   "server-initialize",
@@ -19,6 +22,7 @@ const REQUIRED = [
 ];
 const port = Number(process.env.CONFORMANCE_PORT ?? 3300);
 const suite = path.resolve("..", "shared", "tools", "mcp-conformance");
+const everythingBin = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const dataDir = mkdtempSync(path.join(tmpdir(), "switchboard-conformance-"));
 // The suite runs against the "Everything" reference server, a demo entry of the catalog.
 const env = {
@@ -47,6 +51,69 @@ async function waitForHealth(app: ChildProcess) {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   throw new Error("the app did not become ready");
+}
+
+/** The scenarios of one whole run of the suite against url, and whether each passed. */
+function scenarioOutcomes(url: string, header?: string): Map<string, boolean> {
+  const result = spawnSync(suite, ["server", url], {
+    encoding: "utf8",
+    env: { ...process.env, ...(header ? { MCP_CONFORMANCE_HEADER: header } : {}) },
+  });
+  const outcomes = new Map<string, boolean>();
+  for (const line of result.stdout.split("\n")) {
+    const match = /^[✓✗] ([\w-]+): (\d+) passed, (\d+) failed/.exec(line);
+    if (match) outcomes.set(match[1] as string, match[3] === "0");
+  }
+  return outcomes;
+}
+
+/** The scenarios conformance/passthrough-baseline.yml excuses (its `server:` list). */
+function passThroughBaseline(): Set<string> {
+  const text = readFileSync(path.resolve("conformance", "passthrough-baseline.yml"), "utf8");
+  return new Set([...text.matchAll(/^\s*-\s*([\w-]+)/gm)].map((match) => match[1] as string));
+}
+
+const passedCount = (outcomes: Map<string, boolean>) => [...outcomes.values()].filter(Boolean).length;
+
+/**
+ * Runs the suite against the Everything server over Streamable HTTP directly, then against the app's
+ * pass-through endpoint for its Everything integration, and compares: a scenario that passes directly and
+ * fails through the app fails this check, unless the baseline excuses it.
+ */
+async function passThroughKeepsConformance(passThroughUrl: string, key: string): Promise<boolean> {
+  const everythingPort = String(port + 1);
+  const everything = spawn(process.execPath, [everythingBin, "streamableHttp"], {
+    env: { ...process.env, PORT: everythingPort },
+    stdio: "ignore",
+  });
+  try {
+    const directUrl = `http://127.0.0.1:${everythingPort}/mcp`;
+    for (let i = 0; i < 100 && !(await answers(directUrl)); i++) await new Promise((r) => setTimeout(r, 200));
+    const direct = scenarioOutcomes(directUrl);
+    const through = scenarioOutcomes(passThroughUrl, `Authorization: Bearer ${key}`);
+    console.log(
+      `Everything directly: ${passedCount(direct)}/${direct.size} scenarios pass; through /api/mcp/integrations/everything: ${passedCount(through)}/${through.size}.`,
+    );
+    const excused = passThroughBaseline();
+    const lost = [...direct].filter(([name, passed]) => passed && !through.get(name)).map(([name]) => name);
+    for (const name of lost) console.log(`  ${excused.has(name) ? "~ (baseline)" : "✗"} ${name}`);
+    const gained = [...through].filter(([name, passed]) => passed && !direct.get(name)).map(([name]) => name);
+    if (gained.length) console.log(`Passing only through the app: ${gained.join(", ")}.`);
+    const unexcused = lost.filter((name) => !excused.has(name));
+    const stale = [...excused].filter((name) => !lost.includes(name));
+    if (stale.length)
+      console.log(`The baseline excuses scenarios that no longer fail through: ${stale.join(", ")}.`);
+    return direct.size > 0 && unexcused.length === 0 && stale.length === 0;
+  } finally {
+    everything.kill("SIGTERM");
+  }
+}
+
+async function answers(url: string): Promise<boolean> {
+  return fetch(url, { method: "GET" }).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function main() {
@@ -86,6 +153,9 @@ async function main() {
     }
     console.log("\n=== conformance: every server scenario, against the baseline");
     if (run(["--expected-failures", path.resolve("conformance", "gateway-baseline.yml")]) !== 0) failed++;
+    console.log("\n=== conformance: Everything directly, and through its pass-through endpoint");
+    if (!(await passThroughKeepsConformance(`http://localhost:${port}/api/mcp/integrations/everything`, key)))
+      failed++;
   } finally {
     stop();
   }
