@@ -13,20 +13,29 @@ import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import type { CatalogIntegration } from "@/lib/mcp/repository";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { orgCatalog } from "@/lib/tools/catalog-cache";
+import { discoverMissing, refreshStaleDiscoveries } from "@/lib/tools/refresh-discoveries";
 import { allows } from "@/lib/tools/scope";
 import { integrationToolName } from "@/lib/tools/tool-names";
 import { callCatalogTool, invalidParams, statelessServer, upstreamError } from "./gateway-server";
 
-/** The key's organization's integration with this slug, if it is enabled and in the key's scope. */
+/**
+ * The key's organization's integration with this slug, if it is enabled and in the key's scope: discovered now
+ * if it never was (within the discovery budget), and rediscovered in the background once its discovery is stale,
+ * as the gateway's listings do.
+ */
 export async function integrationForKey(
   db: Database,
   ctx: ApiKeyContext,
   slug: string,
 ): Promise<CatalogIntegration | undefined> {
   const catalog = await orgCatalog(db, ctx.orgId);
-  return catalog.integrations.find(
+  const integration = catalog.integrations.find(
     (row) => row.slug === slug && row.enabled && allows(ctx.toolScope.integrationIds, row.id),
   );
+  if (!integration) return undefined;
+  refreshStaleDiscoveries(db, ctx, [integration]);
+  const [current] = await discoverMissing(db, ctx, [integration]);
+  return current;
 }
 
 /**

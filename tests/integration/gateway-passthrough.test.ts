@@ -147,6 +147,17 @@ describe("an integration's pass-through endpoint", () => {
     expect(await refusal("echo", keys.full)).toBe("connected");
   });
 
+  it("discovers an integration never discovered before listing it", async () => {
+    await createIntegration(handle.db, a, {
+      source: "custom",
+      name: "Fresh",
+      transport: "streamable-http",
+      url: echo.url,
+    });
+    const client = await connect("fresh", keys.full);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["echo"]);
+  });
+
   it("refuses a request without a valid key with 401", async () => {
     expect(await refusal("remote", "sb_notakey0_nothing")).toMatch(/^401 /);
   });
