@@ -2,14 +2,15 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { startFixture } from "../tests/fixtures/mcp/start-fixture";
 
 /**
  * Runs the official MCP conformance suite against the gateway of a freshly started app (embedded database):
  * the scenarios that do not depend on particular test tools must pass, and the whole suite may fail only
- * where conformance/gateway-baseline.yml says so, with the reason. Then every server scenario against the
- * Everything server directly and through its pass-through endpoint (/api/mcp/integrations/everything): each
- * that passes directly must pass through Switchboard too, unless conformance/passthrough-baseline.yml says why
- * not.
+ * where conformance/gateway-baseline.yml says so, with the reason. Then every server scenario against a fixture
+ * server made for the suite (tests/fixtures/mcp/conformance-server.ts) directly and through its pass-through
+ * endpoint (/api/mcp/integrations/fixture): each that passes directly must pass through Switchboard too, unless
+ * conformance/passthrough-baseline.yml says why not.
  */
 const REQUIRED = [
   "server-initialize",
@@ -22,7 +23,6 @@ const REQUIRED = [
 ];
 const port = Number(process.env.CONFORMANCE_PORT ?? 3300);
 const suite = path.resolve("..", "shared", "tools", "mcp-conformance");
-const everythingBin = path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const dataDir = mkdtempSync(path.join(tmpdir(), "switchboard-conformance-"));
 // The suite runs against the "Everything" reference server, a demo entry of the catalog.
 const env = {
@@ -32,6 +32,8 @@ const env = {
   PORT: String(port),
   LOG_LEVEL: "warn",
   MCP_DEMO_SERVERS: "true",
+  // The fixture server listens on loopback.
+  MCP_ALLOW_PRIVATE_NETWORKS: "true",
 };
 
 function cli(...args: string[]): unknown {
@@ -76,44 +78,26 @@ function passThroughBaseline(): Set<string> {
 const passedCount = (outcomes: Map<string, boolean>) => [...outcomes.values()].filter(Boolean).length;
 
 /**
- * Runs the suite against the Everything server over Streamable HTTP directly, then against the app's
- * pass-through endpoint for its Everything integration, and compares: a scenario that passes directly and
- * fails through the app fails this check, unless the baseline excuses it.
+ * Runs the suite against the fixture server directly, then against the app's pass-through endpoint for it, and
+ * compares: a scenario that passes directly and fails through the app fails this check, unless the baseline
+ * excuses it; one the baseline excuses that now passes must leave the baseline.
  */
-async function passThroughKeepsConformance(passThroughUrl: string, key: string): Promise<boolean> {
-  const everythingPort = String(port + 1);
-  const everything = spawn(process.execPath, [everythingBin, "streamableHttp"], {
-    env: { ...process.env, PORT: everythingPort },
-    stdio: "ignore",
-  });
-  try {
-    const directUrl = `http://127.0.0.1:${everythingPort}/mcp`;
-    for (let i = 0; i < 100 && !(await answers(directUrl)); i++) await new Promise((r) => setTimeout(r, 200));
-    const direct = scenarioOutcomes(directUrl);
-    const through = scenarioOutcomes(passThroughUrl, `Authorization: Bearer ${key}`);
-    console.log(
-      `Everything directly: ${passedCount(direct)}/${direct.size} scenarios pass; through /api/mcp/integrations/everything: ${passedCount(through)}/${through.size}.`,
-    );
-    const excused = passThroughBaseline();
-    const lost = [...direct].filter(([name, passed]) => passed && !through.get(name)).map(([name]) => name);
-    for (const name of lost) console.log(`  ${excused.has(name) ? "~ (baseline)" : "✗"} ${name}`);
-    const gained = [...through].filter(([name, passed]) => passed && !direct.get(name)).map(([name]) => name);
-    if (gained.length) console.log(`Passing only through the app: ${gained.join(", ")}.`);
-    const unexcused = lost.filter((name) => !excused.has(name));
-    const stale = [...excused].filter((name) => !lost.includes(name));
-    if (stale.length)
-      console.log(`The baseline excuses scenarios that no longer fail through: ${stale.join(", ")}.`);
-    return direct.size > 0 && unexcused.length === 0 && stale.length === 0;
-  } finally {
-    everything.kill("SIGTERM");
-  }
-}
-
-async function answers(url: string): Promise<boolean> {
-  return fetch(url, { method: "GET" }).then(
-    () => true,
-    () => false,
+function passThroughKeepsConformance(directUrl: string, passThroughUrl: string, key: string): boolean {
+  const direct = scenarioOutcomes(directUrl);
+  const through = scenarioOutcomes(passThroughUrl, `Authorization: Bearer ${key}`);
+  console.log(
+    `Directly: ${passedCount(direct)}/${direct.size} scenarios pass; through ${new URL(passThroughUrl).pathname}: ${passedCount(through)}/${through.size}.`,
   );
+  const excused = passThroughBaseline();
+  const lost = [...direct].filter(([name, passed]) => passed && !through.get(name)).map(([name]) => name);
+  for (const name of lost) console.log(`  ${excused.has(name) ? "~ (baseline)" : "✗"} ${name}`);
+  const gained = [...through].filter(([name, passed]) => passed && !direct.get(name)).map(([name]) => name);
+  if (gained.length) console.log(`Passing only through the app: ${gained.join(", ")}.`);
+  const unexcused = lost.filter((name) => !excused.has(name));
+  const stale = [...excused].filter((name) => !lost.includes(name));
+  if (stale.length)
+    console.log(`The baseline excuses scenarios that no longer fail through: ${stale.join(", ")}.`);
+  return direct.size > 0 && unexcused.length === 0 && stale.length === 0;
 }
 
 async function main() {
@@ -121,6 +105,9 @@ async function main() {
   cli("org:create", "conformance");
   const { key } = cli("apikey:create", "--org", "conformance", "--name", "conformance") as { key: string };
   cli("integration:add", "--org", "conformance", "--name", "Everything", "--catalog", "everything");
+  const fixture = await startFixture("conformance");
+  process.on("exit", () => void fixture.stop());
+  cli("integration:add", "--org", "conformance", "--name", "Fixture", "--url", fixture.url);
   const taken = await fetch(`http://127.0.0.1:${port}/`).then(
     () => true,
     () => false,
@@ -153,9 +140,9 @@ async function main() {
     }
     console.log("\n=== conformance: every server scenario, against the baseline");
     if (run(["--expected-failures", path.resolve("conformance", "gateway-baseline.yml")]) !== 0) failed++;
-    console.log("\n=== conformance: Everything directly, and through its pass-through endpoint");
-    if (!(await passThroughKeepsConformance(`http://localhost:${port}/api/mcp/integrations/everything`, key)))
-      failed++;
+    console.log("\n=== conformance: the fixture server directly, and through its pass-through endpoint");
+    const through = `http://localhost:${port}/api/mcp/integrations/fixture`;
+    if (!passThroughKeepsConformance(fixture.url, through, key)) failed++;
   } finally {
     stop();
   }

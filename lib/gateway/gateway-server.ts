@@ -11,6 +11,7 @@ import {
   type ListToolsResult,
   McpError,
   ReadResourceRequestSchema,
+  type ServerCapabilities,
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
@@ -106,11 +107,12 @@ let sharedValidator: AjvJsonSchemaValidator | undefined;
 export function statelessServer(
   info: { name: string; title: string; version: string },
   instructions: string,
+  more: ServerCapabilities = {},
 ) {
   sharedValidator ??= new AjvJsonSchemaValidator();
   const server = new Server(info, {
     jsonSchemaValidator: sharedValidator,
-    capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
+    capabilities: { tools: {}, resources: {}, prompts: {}, logging: {}, ...more },
     instructions,
   });
   // Stateless: there is no session to keep a level in, so the request is accepted and logging stays as is.

@@ -1,6 +1,7 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
@@ -52,6 +53,7 @@ export function createIntegrationServer(
   const server = statelessServer(
     { name: integration.slug, title: integration.name, version: "0.1.0" },
     `The tools, resources and prompts of ${integration.name}, through Switchboard.`,
+    { completions: {} },
   );
   const useCases = mcpUseCases(db);
   const target = { integrationId: integration.id };
@@ -92,6 +94,12 @@ export function createIntegrationServer(
         throw upstreamError(error);
       });
   });
+
+  server.setRequestHandler(CompleteRequestSchema, (request) =>
+    useCases.complete.execute(ctx, { ...target, params: request.params }).catch((error: unknown) => {
+      throw upstreamError(error);
+    }),
+  );
 
   return server;
 }

@@ -1,5 +1,7 @@
 import type {
   CallToolResult,
+  CompleteRequest,
+  CompleteResult,
   GetPromptResult,
   Prompt,
   ReadResourceResult,
@@ -87,4 +89,6 @@ export interface McpClientPort {
     name: string,
     args: Record<string, string>,
   ): Promise<GetPromptResult>;
+  /** Suggestions for a prompt's or resource template's argument; none from a server that offers no completion. */
+  complete(config: McpConnectionConfig, params: CompleteRequest["params"]): Promise<CompleteResult>;
 }

@@ -147,6 +147,30 @@ describe("an integration's pass-through endpoint", () => {
     expect(await refusal("echo", keys.full)).toBe("connected");
   });
 
+  it("relays argument completion to a server that offers it, and answers none for one that does not", async () => {
+    const suite = await startFixture("conformance");
+    try {
+      await createIntegration(handle.db, a, {
+        source: "custom",
+        name: "Suite",
+        transport: "streamable-http",
+        url: suite.url,
+      });
+      const client = await connect("suite", keys.full);
+      const ref = { type: "ref/prompt" as const, name: "test_prompt_with_arguments" };
+      const completed = await client.complete({ ref, argument: { name: "arg1", value: "par" } });
+      expect(completed.completion.values).toEqual(["paris", "park", "party"]);
+      const echoClient = await connect("echo", keys.full);
+      const none = await echoClient.complete({
+        ref: { type: "ref/prompt", name: "x" },
+        argument: { name: "a", value: "b" },
+      });
+      expect(none.completion.values).toEqual([]);
+    } finally {
+      await suite.stop();
+    }
+  });
+
   it("discovers an integration never discovered before listing it", async () => {
     await createIntegration(handle.db, a, {
       source: "custom",

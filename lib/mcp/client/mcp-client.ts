@@ -2,6 +2,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type {
   CallToolResult,
   CompatibilityCallToolResult,
+  CompleteRequest,
+  CompleteResult,
   ContentBlock,
   GetPromptResult,
   ReadResourceResult,
@@ -181,6 +183,13 @@ export class SdkMcpClient implements McpClientPort {
         });
         return { items: page.resourceTemplates, nextCursor: page.nextCursor };
       });
+    });
+  }
+
+  complete(config: McpConnectionConfig, params: CompleteRequest["params"]): Promise<CompleteResult> {
+    return this.run(config, "completion/complete", async (client) => {
+      if (!client.getServerCapabilities()?.completions) return { completion: { values: [] } };
+      return client.complete(params, { timeout: config.timeoutMs });
     });
   }
 

@@ -6,6 +6,7 @@ import { buildConnectionConfig } from "../connection-config";
 import { integrationOAuthConnection } from "../oauth/integration-connection";
 import { type CatalogIntegration, createIntegrationsRepository } from "../repository";
 import type { McpClientPort } from "../types";
+import { CompleteMcpArgument } from "./complete-mcp-argument";
 import { DiscoverMcpCapabilities } from "./discover-mcp-capabilities";
 import { ExecuteMcpTool } from "./execute-mcp-tool";
 import { GetMcpPrompt } from "./get-mcp-prompt";
@@ -27,6 +28,7 @@ function wireUseCases(db: Database, client: McpClientPort) {
       logger: logger.child({ component: "mcp.resources" }),
     }),
     getPrompt: new GetMcpPrompt({ ...deps, logger: logger.child({ component: "mcp.prompts" }) }),
+    complete: new CompleteMcpArgument({ ...deps, logger: logger.child({ component: "mcp.completion" }) }),
   };
 }
 

@@ -1,4 +1,5 @@
 import type {
+  CompleteResult,
   GetPromptResult,
   ReadResourceResult,
   ResourceTemplate,
@@ -142,6 +143,10 @@ export class FakeMcpClient implements McpClientPort {
     args: Record<string, string>,
   ): Promise<GetPromptResult> {
     return this.onGetPrompt(config, name, args);
+  }
+
+  complete(): Promise<CompleteResult> {
+    return Promise.resolve({ completion: { values: [] } });
   }
 }
 
