@@ -2,6 +2,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -129,6 +130,7 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
   const server = statelessServer(
     { name: "switchboard", title: "Switchboard", version: "0.1.0" },
     "The organization's tools, resources and prompts from every connected MCP server. Use find_tools to search for a tool and call_tool to run one by name.",
+    { completions: {} },
   );
   let integrations: Promise<CatalogIntegration[]> | undefined;
   // Resources and prompts come only from here, so an integration outside the key's scope is simply not there.
@@ -244,6 +246,28 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
       });
     // Relayed as rendered: every role and content type (text, image, audio, embedded resource, resource link).
     return result;
+  });
+
+  // Completion of a prompt's or a resource template's argument goes to the integration it leads back to, under
+  // the names that integration gave them.
+  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    const { ref } = request.params;
+    let target: { integration: CatalogIntegration; ref: typeof ref } | undefined;
+    if (ref.type === "ref/prompt") {
+      const entry = (await promptsByName()).entries.get(ref.name);
+      if (!entry) throw invalidParams(`Prompt not found: ${ref.name}`);
+      target = { integration: entry.integration, ref: { ...ref, name: entry.prompt } };
+    } else {
+      const parsed = parseGatewayResourceUri(ref.uri);
+      const integration = parsed && (await enabledIntegrations()).find((row) => row.slug === parsed.slug);
+      if (!parsed || !integration) throw invalidParams(`Resource template not found: ${ref.uri}`);
+      target = { integration, ref: { ...ref, uri: parsed.upstreamUri } };
+    }
+    return useCases.complete
+      .execute(ctx, { integrationId: target.integration.id, params: { ...request.params, ref: target.ref } })
+      .catch((error: unknown) => {
+        throw upstreamError(error);
+      });
   });
 
   return server;
