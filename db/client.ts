@@ -68,7 +68,11 @@ export function openPglite(dir?: string): DatabaseHandle {
     mkdirSync(path.dirname(dir), { recursive: true });
     release = acquirePgliteLock(dir);
   }
-  const client = new PGlite(dir);
+  return pgliteHandle(new PGlite(dir), release);
+}
+
+/** A handle on an opened PGlite client: the one place its drizzle database, observers and closing are made. */
+export function pgliteHandle(client: PGlite, release = () => {}): DatabaseHandle {
   const db = drizzlePglite({ client, schema, ...databaseObservers(1) }) as unknown as Database;
   return {
     db,

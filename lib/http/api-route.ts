@@ -19,11 +19,10 @@ function withNoTransform(cacheControl: string | null): string {
   return /(^|,)\s*no-transform\s*(,|$)/i.test(cacheControl) ? cacheControl : `${cacheControl}, no-transform`;
 }
 
-function countRequest(route: string, status: number, durationMs: number, orgId: unknown) {
+function countRequest(surface: string, route: string, status: number, durationMs: number, orgId: unknown) {
   const m = metrics();
   if (!m) return;
   const org = orgLabelOf(m, typeof orgId === "string" ? orgId : undefined);
-  const surface = surfaceOf(route);
   m.httpRequests.inc({ surface, route, status: String(status), ...org });
   m.httpDuration.observe({ surface, route, ...org }, durationMs / 1000);
 }
@@ -38,6 +37,7 @@ export function apiRoute<P = Record<string, never>>(
   options: ApiRouteOptions = {},
 ) {
   const route = name.slice(name.indexOf(" ") + 1);
+  const surface = surfaceOf(name);
   return (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     if (!tracingOn()) return answer(request, context);
     const parent = incomingContext(request.headers);
@@ -72,7 +72,7 @@ export function apiRoute<P = Record<string, never>>(
     response.headers.set("x-request-id", requestId);
     if (options.uncompressed)
       response.headers.set("cache-control", withNoTransform(response.headers.get("cache-control")));
-    countRequest(name, response.status, performance.now() - started, scoped.orgId);
+    countRequest(surface, name, response.status, performance.now() - started, scoped.orgId);
     logger.info("request", {
       route: name,
       requestId,

@@ -1,13 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
-import { drizzle } from "drizzle-orm/pglite";
 import postgres from "postgres";
 import { inject } from "vitest";
-import { type Database, type DatabaseHandle, openPostgres } from "@/db/client";
+import { type Database, type DatabaseHandle, openPostgres, pgliteHandle } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
-import * as schema from "@/db/schema";
-import { flushBuffered } from "@/db/write-behind";
 
 /**
  * A fresh, migrated database for one test file: a database of its own on the PostgreSQL server when
@@ -16,16 +13,7 @@ import { flushBuffered } from "@/db/write-behind";
 export async function createTestDatabase(): Promise<DatabaseHandle & { db: Database }> {
   const url = process.env.DATABASE_URL;
   if (!url) {
-    const client = new PGlite({ loadDataDir: new Blob([readFileSync(inject("pgliteTemplate"))]) });
-    const db = drizzle({ client, schema }) as unknown as Database;
-    return {
-      db,
-      kind: "pglite",
-      close: async () => {
-        await flushBuffered(db);
-        await client.close();
-      },
-    };
+    return pgliteHandle(new PGlite({ loadDataDir: new Blob([readFileSync(inject("pgliteTemplate"))]) }));
   }
   const name = `switchboard_test_${randomUUID().replaceAll("-", "")}`;
   const admin = postgres(url, { max: 1, onnotice: () => {} });
