@@ -11,7 +11,10 @@ export type ChangeChannel =
   | "switchboard_api_keys"
   | "switchboard_catalog"
   | "switchboard_access"
-  | "switchboard_orgs";
+  | "switchboard_orgs"
+  | "switchboard_gateway_sessions"
+  | "switchboard_session_events"
+  | "switchboard_session_inbox";
 
 type Listener = (payload: string) => void;
 

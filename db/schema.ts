@@ -528,3 +528,53 @@ export type Capability = typeof capabilities.$inferSelect;
 export type UsageRecord = typeof usageRecords.$inferSelect;
 export type AuditEvent = typeof auditEvents.$inferSelect;
 export type IntegrationHealthCheck = typeof integrationHealthChecks.$inferSelect;
+
+/**
+ * An MCP client's session with the gateway (`Mcp-Session-Id`), kept here so any instance can answer its requests.
+ * It belongs to the API key that opened it and ends with it.
+ */
+export const mcpGatewaySessions = pgTable(
+  "mcp_gateway_sessions",
+  {
+    id: text("id").primaryKey(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    apiKeyId: uuid("api_key_id")
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    /** Which endpoint it was opened on: "gateway", or the slug of the integration passed through. */
+    endpoint: text("endpoint").notNull(),
+    protocolVersion: text("protocol_version").notNull(),
+    /** What the client declared at initialization (elicitation, sampling, roots…). */
+    clientCapabilities: jsonb("client_capabilities").$type<Record<string, unknown>>().notNull(),
+    /** The lowest level of log messages the client asked for; null: it never asked, so none are relayed. */
+    logLevel: text("log_level"),
+    /** Resource URIs (as the client knows them) whose updates the client subscribed to. */
+    subscriptions: jsonb("subscriptions").$type<string[]>().notNull().default([]),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    index("mcp_gateway_sessions_org_idx").on(table.organizationId),
+    index("mcp_gateway_sessions_expiry_idx").on(table.expiresAt),
+  ],
+);
+
+/**
+ * Messages for a session's client, each on one SSE stream (a POST's answer, or the session's own GET stream), kept
+ * a short while so a client reconnecting with Last-Event-ID, on any instance, gets what it missed.
+ */
+export const mcpSessionEvents = pgTable(
+  "mcp_session_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => mcpGatewaySessions.id, { onDelete: "cascade" }),
+    streamId: text("stream_id").notNull(),
+    message: jsonb("message").$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("mcp_session_events_stream_idx").on(table.sessionId, table.streamId, table.id)],
+);

@@ -1,4 +1,6 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -19,6 +21,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import type { Database } from "@/db/client";
 import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { AppError } from "@/lib/errors";
+import { withDownstreamRelay } from "@/lib/mcp/relay/downstream-relay";
 import type { CatalogIntegration } from "@/lib/mcp/repository";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { callTool, listToolSet, listTools } from "@/lib/tools/catalog";
@@ -28,6 +31,10 @@ import { integrationToolName } from "@/lib/tools/tool-names";
 import type { ToolDescriptor } from "@/lib/tools/types";
 import { CALL_TOOL, callToolArgs, FIND_TOOLS, findTools, findToolsArgs, metaTools } from "./meta-tools";
 import { gatewayResourceUri, parseGatewayResourceUri } from "./resource-names";
+import { relayForRequest } from "./sessions/request-relay";
+import type { GatewaySession } from "./sessions/session-store";
+
+type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 const errorResult = (text: string): CallToolResult => ({ isError: true, content: [{ type: "text", text }] });
 
@@ -35,15 +42,21 @@ function asJsonResult(value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
 }
 
-/** A catalog call as an MCP result: every failure is an error result the client can read, never a crash. */
+/**
+ * A catalog call as an MCP result: every failure is an error result the client can read, never a crash. In a
+ * session, what the upstream server says during the call (progress, questions, log messages) reaches the client.
+ */
 export async function callCatalogTool(
   db: Database,
   ctx: ApiKeyContext,
   name: string,
   args: Record<string, unknown>,
-  signal: AbortSignal,
+  extra: RequestExtra,
+  session?: GatewaySession,
 ): Promise<CallToolResult> {
-  const result = await callTool(db, ctx, name, args, { surface: "gateway", scope: ctx.toolScope, signal });
+  const result = await withDownstreamRelay(relayForRequest(session, extra), () =>
+    callTool(db, ctx, name, args, { surface: "gateway", scope: ctx.toolScope, signal: extra.signal }),
+  );
   const content: CallToolResult["content"] = result.content.length
     ? result.content
     : [{ type: "text", text: result.errorMessage ?? (result.isError ? "The tool reported an error." : "") }];
@@ -126,7 +139,7 @@ export function statelessServer(
  * tools (or only the meta-tools, for keys set that way), and the enabled integrations' resources and prompts,
  * renamed so each leads back to its integration.
  */
-export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
+export function createGatewayServer(db: Database, ctx: ApiKeyContext, session?: GatewaySession): Server {
   const server = statelessServer(
     { name: "switchboard", title: "Switchboard", version: "0.1.0" },
     "The organization's tools, resources and prompts from every connected MCP server. Use find_tools to search for a tool and call_tool to run one by name.",
@@ -145,7 +158,7 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
 
   server.setRequestHandler(ListToolsRequestSchema, () => gatewayToolList(db, ctx));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, { signal }) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     if (name === FIND_TOOLS) {
@@ -163,9 +176,9 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext): Server {
     if (name === CALL_TOOL) {
       const parsed = callToolArgs.safeParse(args);
       if (!parsed.success) return errorResult(parsed.error.issues.map((issue) => issue.message).join("; "));
-      return callCatalogTool(db, ctx, parsed.data.name, parsed.data.arguments, signal);
+      return callCatalogTool(db, ctx, parsed.data.name, parsed.data.arguments, extra, session);
     }
-    return callCatalogTool(db, ctx, name, args, signal);
+    return callCatalogTool(db, ctx, name, args, extra, session);
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({

@@ -18,6 +18,7 @@ import { discoverMissing, refreshStaleDiscoveries } from "@/lib/tools/refresh-di
 import { allows } from "@/lib/tools/scope";
 import { integrationToolName } from "@/lib/tools/tool-names";
 import { callCatalogTool, invalidParams, statelessServer, upstreamError } from "./gateway-server";
+import type { GatewaySession } from "./sessions/session-store";
 
 /**
  * The key's organization's integration with this slug, if it is enabled and in the key's scope: discovered now
@@ -48,6 +49,7 @@ export function createIntegrationServer(
   db: Database,
   ctx: ApiKeyContext,
   integration: CatalogIntegration,
+  session?: GatewaySession,
 ): Server {
   const discovered = integration.discovered ?? { tools: [], resources: [], prompts: [] };
   const server = statelessServer(
@@ -60,12 +62,12 @@ export function createIntegrationServer(
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: discovered.tools }));
 
-  server.setRequestHandler(CallToolRequestSchema, (request, { signal }) => {
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const { name } = request.params;
     if (!discovered.tools.some((tool) => tool.name === name))
       return { isError: true, content: [{ type: "text", text: `Unknown tool: ${name}` }] };
     const catalogName = integrationToolName(integration.slug, name);
-    return callCatalogTool(db, ctx, catalogName, request.params.arguments ?? {}, signal);
+    return callCatalogTool(db, ctx, catalogName, request.params.arguments ?? {}, extra, session);
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: discovered.resources }));

@@ -1,13 +1,19 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { POST } from "@/app/api/mcp/route";
+import { DELETE, GET, POST } from "@/app/api/mcp/route";
 import type { DatabaseHandle } from "@/db/client";
 
 export const GATEWAY_URL = "http://localhost:3000/api/mcp";
 
-/** The gateway's route handler, as the running app would call it. */
-export const gatewayRoute = (request: Request) => POST(request, { params: Promise.resolve({}) });
+const handlers = { POST, GET, DELETE };
+
+/** The gateway's route handler for the request's method, as the running app would call it. */
+export const gatewayRoute = (request: Request) => {
+  const handler = handlers[request.method as keyof typeof handlers];
+  if (!handler) return Promise.resolve(new Response(null, { status: 405 }));
+  return handler(request, { params: Promise.resolve({}) });
+};
 
 /** A fetch that goes straight to the route handler, with the Host header a server always sees. */
 export function gatewayFetch(url: string | URL, init?: RequestInit) {

@@ -330,7 +330,7 @@ describe("the gateway's HTTP surface", () => {
     expect(await ok.json()).toMatchObject({ result: { serverInfo: { name: "switchboard" } } });
   });
 
-  it("asks for an API key with 401 and WWW-Authenticate, and answers GET and DELETE with 405", async () => {
+  it("asks for an API key with 401 and WWW-Authenticate, and a session id for GET and DELETE", async () => {
     const anonymous = await initialize({ host: "localhost", authorization: "" });
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get("www-authenticate")).toMatch(/^Bearer/);
@@ -343,7 +343,16 @@ describe("the gateway's HTTP surface", () => {
       authorization: "Bearer sb_aaaaaaaa_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
     });
     expect(revoked.status).toBe(401);
-    expect((await GET()).status).toBe(405);
-    expect((await DELETE()).headers.get("allow")).toBe("POST");
+    for (const method of ["GET", "DELETE"]) {
+      const request = new Request(ENDPOINT, {
+        method,
+        headers: { host: "localhost", authorization: `Bearer ${keyA}`, accept: "text/event-stream" },
+      });
+      const response = await (method === "GET" ? GET : DELETE)(request, { params: Promise.resolve({}) });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({
+        error: { message: expect.stringMatching(/Mcp-Session-Id/) },
+      });
+    }
   });
 });

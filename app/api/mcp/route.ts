@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { createGatewayServer, serializedGatewayToolList } from "@/lib/gateway/gateway-server";
-import { serveMcpPost, statelessOnly } from "@/lib/gateway/serve-mcp-post";
+import { serveMcpDelete, serveMcpGet, serveMcpPost } from "@/lib/gateway/serve-mcp";
 import { loneToolsListId, toolsListAnswer } from "@/lib/gateway/tools-list-answer";
 import { uncompressedApiRoute } from "@/lib/http/api-route";
 import { serveFromNode } from "@/lib/http/serve-from-node";
@@ -8,25 +8,28 @@ import { serveFromNode } from "@/lib/http/serve-from-node";
 export const dynamic = "force-dynamic";
 export const maxDuration = 300;
 
+const ENDPOINT = "gateway";
+
 /**
- * The MCP gateway over Streamable HTTP, stateless: each POST gets a fresh server scoped to the API key's
- * organization (a lone tools/list, only the key's listing serialized once).
+ * The MCP gateway over Streamable HTTP: each POST gets a fresh server scoped to the API key's organization (a
+ * lone tools/list, only the key's listing serialized once), and a session, if the client keeps one, lives in the
+ * database, so any instance answers any request.
  */
 export const POST = uncompressedApiRoute("POST /api/mcp", (request) =>
-  serveMcpPost(request, async (ctx, parsedBody) => {
+  serveMcpPost(request, ENDPOINT, async (ctx, parsedBody, session) => {
     // A lone tools/list (a large organization's, thousands of tools) is answered from its listing serialized
     // once, as the SDK server would answer it; when the listing fails, the SDK server answers with its error.
-    const listId = loneToolsListId(request.headers, parsedBody);
+    const listId = session ? undefined : loneToolsListId(request.headers, parsedBody);
     if (listId !== undefined) {
       const serialized = await serializedGatewayToolList(getDb(), ctx).catch(() => undefined);
       if (serialized) return toolsListAnswer(listId, serialized);
     }
-    return createGatewayServer(getDb(), ctx);
+    return createGatewayServer(getDb(), ctx, session);
   }),
 );
 
-export const GET = statelessOnly;
-export const DELETE = statelessOnly;
+export const GET = uncompressedApiRoute("GET /api/mcp", (request) => serveMcpGet(request, ENDPOINT));
+export const DELETE = uncompressedApiRoute("DELETE /api/mcp", (request) => serveMcpDelete(request, ENDPOINT));
 
 // Under `npm start`, later POSTs skip Next.js's router (see serveFromNode).
 serveFromNode("POST", "/api/mcp", POST);

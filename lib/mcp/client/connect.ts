@@ -6,7 +6,15 @@ import {
   StreamableHTTPError,
 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ErrorCode,
+  LoggingMessageNotificationSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "@/package.json" with { type: "json" };
+import { relayFor } from "../relay/downstream-relay";
 import type { McpConnectionConfig } from "../types";
 import { createGuardedFetch } from "./network-guard";
 
@@ -43,8 +51,35 @@ export class ConnectTimeoutError extends Error {
 // The SDK gives a stdio server 4 s to exit before it kills it.
 const EXIT_WAIT_MS = 5000;
 
+/**
+ * A client that takes the server's elicitation and sampling requests and log messages, and hands each to the call
+ * it belongs to; a caller that cannot answer (a REST call, a gateway client that did not declare it) makes it an
+ * error the server can read.
+ */
+function relayingClient(): Client {
+  const client = new Client(clientInfo, {
+    capabilities: { elicitation: { form: {}, url: {} }, sampling: {} },
+  });
+  const unable = (what: string) =>
+    new McpError(ErrorCode.MethodNotFound, `The client of this call cannot take ${what} requests.`);
+  client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
+    const elicit = relayFor(client)?.elicit;
+    if (!elicit) throw unable("elicitation");
+    return elicit(request.params, extra.signal);
+  });
+  client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => {
+    const createMessage = relayFor(client)?.createMessage;
+    if (!createMessage) throw unable("sampling");
+    return createMessage(request.params, extra.signal);
+  });
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    relayFor(client)?.log?.(notification.params);
+  });
+  return client;
+}
+
 async function connectWith(transport: Transport, config: McpConnectionConfig, kind: McpSession["transport"]) {
-  const client = new Client(clientInfo, { capabilities: {} });
+  const client = relayingClient();
   const seconds = Math.round(config.timeoutMs / 1000);
   // Settles when the transport is gone: for stdio, once the child process has exited (or never started).
   const gone = new Promise<void>((resolve) => {

@@ -12,6 +12,7 @@ import type {
 import type { Span } from "@opentelemetry/api";
 import { inSpan, outgoingTraceHeaders, SpanKind } from "@/lib/tracing/tracer";
 import { McpConnectionError } from "../errors";
+import { currentRelay, relayedOn } from "../relay/downstream-relay";
 import type { McpClientPort, McpConnectionConfig, ToolExecutionResult } from "../types";
 import { describeMcpFailure } from "./describe-error";
 import { scopedSignal } from "./scoped-signal";
@@ -146,12 +147,16 @@ export class SdkMcpClient implements McpClientPort {
         // The trace context also goes in _meta, for servers on transports without headers (stdio).
         const traced = outgoingTraceHeaders();
         const meta = traced.traceparent ? { _meta: traced } : {};
-        return client
-          .callTool({ name, arguments: args, ...meta }, undefined, {
+        const relay = currentRelay();
+        // A server that reports progress keeps the call alive; the caller sees the progress if it can.
+        const progress = relay?.progress ? { onprogress: relay.progress, resetTimeoutOnProgress: true } : {};
+        return relayedOn(client, () =>
+          client.callTool({ name, arguments: args, ...meta }, undefined, {
             timeout: config.timeoutMs,
             signal: scoped.signal,
-          })
-          .finally(scoped.release);
+            ...progress,
+          }),
+        ).finally(scoped.release);
       },
       signal,
     );

@@ -1,21 +1,23 @@
 import { getDb } from "@/db/client";
 import { createIntegrationServer, integrationForKey } from "@/lib/gateway/integration-server";
 import { jsonRpcError } from "@/lib/gateway/json-rpc-error";
-import { serveMcpPost, statelessOnly } from "@/lib/gateway/serve-mcp-post";
+import { serveMcpDelete, serveMcpGet, serveMcpPost } from "@/lib/gateway/serve-mcp";
 import { uncompressedApiRoute } from "@/lib/http/api-route";
 
 export const dynamic = "force-dynamic";
 export const maxDuration = 300;
 
+const endpointOf = (slug: string) => `integrations/${slug}`;
+
 /**
- * One integration's MCP server passed through, stateless, with the same API keys, access checks and usage
- * records as the gateway: for clients that want one server under its own names.
+ * One integration's MCP server passed through, with the same API keys, access checks, usage records and sessions
+ * as the gateway: for clients that want one server under its own names.
  */
 export const POST = uncompressedApiRoute<{ slug: string }>(
   "POST /api/mcp/integrations/[slug]",
   async (request, { params }) => {
     const { slug } = await params;
-    return serveMcpPost(request, async (ctx) => {
+    return serveMcpPost(request, endpointOf(slug), async (ctx, _body, session) => {
       const integration = await integrationForKey(getDb(), ctx, slug);
       if (!integration)
         return jsonRpcError(
@@ -23,10 +25,16 @@ export const POST = uncompressedApiRoute<{ slug: string }>(
           -32001,
           `No integration "${slug}" for this key: check the slug, that the integration is enabled, and the key's scope.`,
         );
-      return createIntegrationServer(getDb(), ctx, integration);
+      return createIntegrationServer(getDb(), ctx, integration, session);
     });
   },
 );
 
-export const GET = statelessOnly;
-export const DELETE = statelessOnly;
+export const GET = uncompressedApiRoute<{ slug: string }>(
+  "GET /api/mcp/integrations/[slug]",
+  async (request, { params }) => serveMcpGet(request, endpointOf((await params).slug)),
+);
+export const DELETE = uncompressedApiRoute<{ slug: string }>(
+  "DELETE /api/mcp/integrations/[slug]",
+  async (request, { params }) => serveMcpDelete(request, endpointOf((await params).slug)),
+);

@@ -1,0 +1,168 @@
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import {
+  type InitializeRequest,
+  InitializeRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
+import { getDb } from "@/db/client";
+import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
+import { getEnv } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { apiKeyRequestContext, chargeApiKey } from "@/lib/http/api-key-context";
+import { readGatewayMessages } from "./gateway-body";
+import { refuseForeignHost } from "./host-check";
+import { jsonRpcError } from "./json-rpc-error";
+import { serveInSession } from "./sessions/serve-in-session";
+import { serveSessionStream } from "./sessions/serve-session-stream";
+import { endSession, findSession, type GatewaySession, openSession } from "./sessions/session-store";
+
+/** An auth or rate-limit refusal as a JSON-RPC error with its HTTP status (and Retry-After or WWW-Authenticate). */
+function refusal(error: unknown, note = ""): Response {
+  if (!(error instanceof AppError) || error.status >= 500) throw error;
+  const headers: Record<string, string> = { ...error.details?.headers };
+  if (error.status === 401) headers["WWW-Authenticate"] = 'Bearer realm="switchboard"';
+  return jsonRpcError(error.status, -32001, `${error.message}${note}`, headers);
+}
+
+/** The Host check and the key behind a request to an MCP endpoint, or the refusal to send. */
+async function authorize(request: Request): Promise<ApiKeyContext | Response> {
+  const refused = refuseForeignHost(request.headers, getEnv().MCP_ALLOWED_HOSTS);
+  if (refused) return jsonRpcError(403, -32000, refused);
+  try {
+    return await apiKeyRequestContext(request);
+  } catch (error) {
+    return refusal(error);
+  }
+}
+
+/** The key's session named by the request's Mcp-Session-Id on this endpoint, or the answer the spec asks for. */
+async function sessionOf(
+  request: Request,
+  ctx: ApiKeyContext,
+  endpoint: string,
+): Promise<GatewaySession | Response> {
+  const id = request.headers.get("mcp-session-id");
+  if (!id)
+    return jsonRpcError(400, -32000, "Bad Request: send the Mcp-Session-Id header the server gave you.");
+  const session = await findSession(getDb(), ctx, endpoint, id);
+  // 404 tells the client to initialize again, as the transport specification says.
+  return (
+    session ?? jsonRpcError(404, -32001, "Session not found: it ended or expired. Initialize a new one.")
+  );
+}
+
+/** The initialize request alone in the body, if that is what it is. */
+function initializeRequest(parsedBody: unknown) {
+  const parsed = InitializeRequestSchema.safeParse(
+    parsedBody !== null && typeof parsedBody === "object" && "method" in parsedBody
+      ? { method: parsedBody.method, params: (parsedBody as { params?: unknown }).params }
+      : undefined,
+  );
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The initialize answer with the new session's id, so the client can keep it. */
+async function withNewSession(
+  response: Response,
+  ctx: ApiKeyContext,
+  endpoint: string,
+  initialize: InitializeRequest,
+): Promise<Response> {
+  if (response.status !== 200) return response;
+  const requested = initialize.params.protocolVersion;
+  const session = await openSession(getDb(), ctx, {
+    endpoint,
+    protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
+    clientCapabilities: initialize.params.capabilities,
+  });
+  const headers = new Headers(response.headers);
+  headers.set("Mcp-Session-Id", session.id);
+  return new Response(response.body, { status: response.status, headers });
+}
+
+/**
+ * One POST to an MCP endpoint behind an API key, over Streamable HTTP: the Host check, the key and its rate limit
+ * (each message of a batch counts), the body read and checked, then the server `open` makes for the key (or the
+ * answer it gives itself) handles the messages. An initialize opens a session, kept in the database so any
+ * instance continues it; a request without a session id is served as before sessions, with a JSON answer.
+ */
+export async function serveMcpPost(
+  request: Request,
+  endpoint: string,
+  open: (ctx: ApiKeyContext, parsedBody: unknown, session?: GatewaySession) => Promise<Server | Response>,
+): Promise<Response> {
+  const ctx = await authorize(request);
+  if (ctx instanceof Response) return ctx;
+  // The body is read here (bounded in size and depth, without NUL) so that a batch is counted before it runs.
+  const read = await readGatewayMessages(request);
+  if (read instanceof Response) return read;
+  // Clients of 2025-03-26 may send batches, so a batch is served, not refused: each of its messages counts as
+  // one request (the first was counted above), and none runs past the limit.
+  if (read.messages > 1) {
+    try {
+      await chargeApiKey(ctx, read.messages - 1);
+    } catch (error) {
+      return refusal(error, " Each message of a JSON-RPC batch counts as one request.");
+    }
+  }
+  if (request.headers.has("mcp-session-id")) {
+    const session = await sessionOf(request, ctx, endpoint);
+    if (session instanceof Response) return session;
+    return serveInSession(getDb(), request, session, read.parsedBody, (body) => open(ctx, body, session));
+  }
+  const server = await open(ctx, read.parsedBody);
+  if (server instanceof Response) return server;
+  const initialize = initializeRequest(read.parsedBody);
+  const response = await serveStateless(request, server, read.parsedBody);
+  return initialize ? withNewSession(response, ctx, endpoint, initialize) : response;
+}
+
+/** Messages without a session, on a server for this request alone, answered as JSON. */
+async function serveStateless(request: Request, server: Server, parsedBody: unknown): Promise<Response> {
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  await server.connect(transport);
+  // A client that hangs up cancels its calls: closing the server aborts every handler's signal. The transport
+  // then never answers, so the hang-up ends the request itself (with nginx's "client closed request").
+  let hangUp = () => {};
+  const hungUp = new Promise<Response>((resolve) => {
+    hangUp = () => {
+      void server.close();
+      resolve(new Response(null, { status: 499 }));
+    };
+  });
+  request.signal.addEventListener("abort", hangUp, { once: true });
+  try {
+    return await Promise.race([
+      transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody }),
+      hungUp,
+    ]);
+  } finally {
+    request.signal.removeEventListener("abort", hangUp);
+    // With JSON responses the answer is complete here, so the per-request server can go.
+    void server.close();
+  }
+}
+
+/** A session's GET: its stream of server messages, or a lost stream resumed (Last-Event-ID). */
+export async function serveMcpGet(request: Request, endpoint: string): Promise<Response> {
+  const ctx = await authorize(request);
+  if (ctx instanceof Response) return ctx;
+  const session = await sessionOf(request, ctx, endpoint);
+  if (session instanceof Response) return session;
+  return serveSessionStream(getDb(), request, session);
+}
+
+/** A session's DELETE: the client is done with it. */
+export async function serveMcpDelete(request: Request, endpoint: string): Promise<Response> {
+  const ctx = await authorize(request);
+  if (ctx instanceof Response) return ctx;
+  const session = await sessionOf(request, ctx, endpoint);
+  if (session instanceof Response) return session;
+  await endSession(getDb(), session);
+  return new Response(null, { status: 200 });
+}

@@ -1,0 +1,105 @@
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  SetLevelRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Database } from "@/db/client";
+import { sessionEventStore } from "./session-events";
+import { openExchange, sendToSessionRequests } from "./session-inbox";
+import { type GatewaySession, setSessionLogLevel } from "./session-store";
+
+const isResponse = (message: JSONRPCMessage) =>
+  isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+
+/** The body's messages, or undefined when it is not all JSON-RPC (the transport then says what is wrong). */
+function messagesOf(parsedBody: unknown): JSONRPCMessage[] | undefined {
+  const items = Array.isArray(parsedBody) ? parsedBody : [parsedBody];
+  const messages: JSONRPCMessage[] = [];
+  for (const item of items) {
+    const parsed = JSONRPCMessageSchema.safeParse(item);
+    if (!parsed.success) return undefined;
+    messages.push(parsed.data);
+  }
+  return messages;
+}
+
+/**
+ * One POST of a session. Answers and cancellations go to the requests they concern, on whichever instance runs
+ * them. Requests run here, on a server made for this POST: a tool call answers as an SSE stream whose events are
+ * kept, so the call can tell the client its progress and ask it questions, and a client whose stream broke picks
+ * it up again (GET with Last-Event-ID) on any instance. A client hanging up does not cancel its calls.
+ */
+export async function serveInSession(
+  db: Database,
+  request: Request,
+  session: GatewaySession,
+  parsedBody: unknown,
+  open: (parsedBody: unknown) => Promise<Server | Response>,
+): Promise<Response> {
+  const messages = messagesOf(parsedBody);
+  const forServer = messages?.filter((message) => !isResponse(message) && !isCancellation(message));
+  for (const message of messages ?? [])
+    if (!forServer?.includes(message)) await sendToSessionRequests(db, session.id, message);
+  const requests = forServer?.filter(isJSONRPCRequest) ?? [];
+  if (messages && requests.length === 0) return new Response(null, { status: 202 });
+
+  const body = messages ? (Array.isArray(parsedBody) ? forServer : forServer?.[0]) : parsedBody;
+  const server = await open(body);
+  if (server instanceof Response) return server;
+  server.setRequestHandler(SetLevelRequestSchema, async (setLevel) => {
+    await setSessionLogLevel(db, session, setLevel.params.level);
+    return {};
+  });
+
+  const streaming = requests.some((message) => message.method === "tools/call");
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: !streaming,
+    ...(streaming ? { eventStore: sessionEventStore(db, session.id) } : {}),
+  });
+  await server.connect(transport);
+  const exchange = await openExchange(
+    db,
+    session.id,
+    requests.map((message) => message.id),
+    (message) => transport.onmessage?.(message),
+  );
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    exchange.close();
+    void server.close();
+  };
+  const unanswered = new Set(requests.map((message) => message.id));
+  const send = transport.send.bind(transport);
+  // Requests to the client get ids unique across instances, so its answers find their way back here.
+  transport.send = async (message, options) => {
+    const outgoing = isJSONRPCRequest(message)
+      ? { ...message, id: exchange.outgoingId(message.id) }
+      : message;
+    await send(outgoing, options);
+    if (isResponse(message)) {
+      unanswered.delete((message as { id: string | number }).id);
+      if (streaming && unanswered.size === 0) finish();
+    }
+  };
+  try {
+    const response = await transport.handleRequest(request, { parsedBody: body });
+    if (!response.headers.get("content-type")?.includes("text/event-stream")) finish();
+    return response;
+  } catch (error) {
+    finish();
+    throw error;
+  }
+}
+
+function isCancellation(message: JSONRPCMessage): boolean {
+  return isJSONRPCNotification(message) && message.method === "notifications/cancelled";
+}

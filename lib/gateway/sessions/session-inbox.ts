@@ -1,0 +1,141 @@
+import { randomBytes } from "node:crypto";
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
+import { and, eq } from "drizzle-orm";
+import { onChange, publishChange } from "@/db/change-feed";
+import type { Database } from "@/db/client";
+import { mcpSessionEvents } from "@/db/schema";
+import { logger } from "@/lib/logger";
+
+// Requests this instance sends to clients carry its mark, so a client's answer that lands elsewhere comes back.
+const INSTANCE = randomBytes(6).toString("hex");
+const OUTGOING_PREFIX = `sb.${INSTANCE}.`;
+let outgoingCount = 0;
+
+const INBOX_CHANNEL = "switchboard_session_inbox";
+const INBOX_STREAM = "inbox";
+
+/** The requests of one POST that run on this instance, and the way into their server. */
+interface Exchange {
+  requestIds: Set<RequestId>;
+  /** Ids this instance gave the requests it sent the client, and the ids the server gave them. */
+  outgoing: Map<string, RequestId>;
+  deliver(message: JSONRPCMessage): void;
+}
+
+const exchanges = new Map<string, Set<Exchange>>();
+const listening = new WeakMap<Database, Promise<unknown>>();
+
+function isCancellation(message: JSONRPCMessage): message is JSONRPCMessage & {
+  params: { requestId: RequestId };
+} {
+  return (
+    isJSONRPCNotification(message) &&
+    message.method === "notifications/cancelled" &&
+    message.params?.requestId !== undefined
+  );
+}
+
+/** Delivers the message to the request it concerns if that runs here; true if nothing else needs to see it. */
+function deliverHere(sessionId: string, message: JSONRPCMessage): boolean {
+  const local = exchanges.get(sessionId);
+  if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+    const id = String(message.id);
+    if (!id.startsWith(OUTGOING_PREFIX)) return false;
+    for (const exchange of local ?? []) {
+      const original = exchange.outgoing.get(id);
+      if (original === undefined) continue;
+      exchange.outgoing.delete(id);
+      exchange.deliver({ ...message, id: original });
+    }
+    // Ours: either delivered, or the request it answers is over.
+    return true;
+  }
+  if (isCancellation(message)) {
+    for (const exchange of local ?? [])
+      if (exchange.requestIds.has(message.params.requestId)) {
+        exchange.deliver(message);
+        return true;
+      }
+  }
+  return false;
+}
+
+function listenToInbox(db: Database): Promise<unknown> {
+  let started = listening.get(db);
+  if (!started) {
+    started = onChange(db, INBOX_CHANNEL, (payload) => {
+      const [sessionId, row] = payload.split(" ");
+      if (!sessionId || !row || !exchanges.has(sessionId)) return;
+      void db
+        .select({ message: mcpSessionEvents.message })
+        .from(mcpSessionEvents)
+        .where(and(eq(mcpSessionEvents.id, Number(row)), eq(mcpSessionEvents.sessionId, sessionId)))
+        .then(([found]) => {
+          if (found) deliverHere(sessionId, found.message as JSONRPCMessage);
+        })
+        .catch((error: unknown) => logger.warn("session message not read", { err: error }));
+    }).catch((error: unknown) => {
+      listening.delete(db);
+      throw error;
+    });
+    listening.set(db, started);
+  }
+  return started;
+}
+
+/**
+ * Registers one POST's requests as running here, until `close`: a client's answer to a request they sent it, or
+ * a cancellation of one of them, reaches them from whichever instance the client sent it to.
+ */
+export async function openExchange(
+  db: Database,
+  sessionId: string,
+  requestIds: RequestId[],
+  deliver: (message: JSONRPCMessage) => void,
+) {
+  const exchange: Exchange = { requestIds: new Set(requestIds), outgoing: new Map(), deliver };
+  let local = exchanges.get(sessionId);
+  if (!local) {
+    local = new Set();
+    exchanges.set(sessionId, local);
+  }
+  local.add(exchange);
+  await listenToInbox(db);
+  return {
+    /** The id to send a request to the client under: unique across instances, and leading back here. */
+    outgoingId(original: RequestId): string {
+      const id = `${OUTGOING_PREFIX}${++outgoingCount}`;
+      exchange.outgoing.set(id, original);
+      return id;
+    },
+    close() {
+      local.delete(exchange);
+      if (local.size === 0 && exchanges.get(sessionId) === local) exchanges.delete(sessionId);
+    },
+  };
+}
+
+/**
+ * A client's answer or cancellation for requests of its session: delivered here when they run here, otherwise
+ * kept and announced to every instance. Anything else (`notifications/initialized`…) needs no one.
+ */
+export async function sendToSessionRequests(
+  db: Database,
+  sessionId: string,
+  message: JSONRPCMessage,
+): Promise<void> {
+  const forRequests =
+    isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message) || isCancellation(message);
+  if (!forRequests || deliverHere(sessionId, message)) return;
+  const [row] = await db
+    .insert(mcpSessionEvents)
+    .values({ sessionId, streamId: INBOX_STREAM, message: message as Record<string, unknown> })
+    .returning({ id: mcpSessionEvents.id });
+  await publishChange(db, INBOX_CHANNEL, `${sessionId} ${(row as { id: number }).id}`);
+}

@@ -1,0 +1,133 @@
+import { randomBytes } from "node:crypto";
+import { and, eq, lt, sql } from "drizzle-orm";
+import { cachePerDatabase } from "@/db/change-cache";
+import { publishChange } from "@/db/change-feed";
+import type { Database } from "@/db/client";
+import { mcpGatewaySessions } from "@/db/schema";
+import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
+
+/** A session stays open this long after its last use (the client re-initializes after that). */
+export const SESSION_IDLE_MS = 60 * 60_000;
+
+export type GatewaySession = typeof mcpGatewaySessions.$inferSelect;
+
+const CHANNEL = "switchboard_gateway_sessions";
+
+const sessionCache = cachePerDatabase<GatewaySession>({
+  channel: CHANNEL,
+  ttlMs: 60_000,
+  maxEntries: 10_000,
+  concerns: (session, payload) => session.id === payload,
+});
+
+/** Opens a session for the key on one endpoint, and clears out sessions that expired. */
+export async function openSession(
+  db: Database,
+  ctx: ApiKeyContext,
+  opening: { endpoint: string; protocolVersion: string; clientCapabilities: Record<string, unknown> },
+): Promise<GatewaySession> {
+  // 256 random bits: the id is not a credential (the key still is), but it must not be guessed across keys.
+  const id = randomBytes(32).toString("base64url");
+  const [session] = await db
+    .insert(mcpGatewaySessions)
+    .values({
+      id,
+      organizationId: ctx.orgId,
+      apiKeyId: ctx.apiKeyId,
+      ...opening,
+      expiresAt: new Date(Date.now() + SESSION_IDLE_MS),
+    })
+    .returning();
+  await db.delete(mcpGatewaySessions).where(lt(mcpGatewaySessions.expiresAt, sql`now()`));
+  return session as GatewaySession;
+}
+
+/**
+ * The key's live session with this id on this endpoint, or undefined (unknown, expired, another key's or another
+ * endpoint's: the client is told to re-initialize). Its expiry is pushed back once half of it has passed.
+ */
+export async function findSession(
+  db: Database,
+  ctx: ApiKeyContext,
+  endpoint: string,
+  id: string,
+): Promise<GatewaySession | undefined> {
+  const session = await sessionCache(db).load(id, async () => {
+    const [row] = await db.select().from(mcpGatewaySessions).where(eq(mcpGatewaySessions.id, id));
+    return row;
+  });
+  if (!session || session.apiKeyId !== ctx.apiKeyId || session.organizationId !== ctx.orgId) return undefined;
+  if (session.endpoint !== endpoint) return undefined;
+  const left = session.expiresAt.getTime() - Date.now();
+  if (left <= 0) return undefined;
+  if (left < SESSION_IDLE_MS / 2) {
+    const expiresAt = new Date(Date.now() + SESSION_IDLE_MS);
+    session.expiresAt = expiresAt;
+    await db
+      .update(mcpGatewaySessions)
+      .set({ expiresAt })
+      .where(and(eq(mcpGatewaySessions.id, id), eq(mcpGatewaySessions.organizationId, ctx.orgId)));
+  }
+  return session;
+}
+
+/** Ends the session everywhere (its pending messages go with it). */
+export async function endSession(db: Database, session: GatewaySession): Promise<void> {
+  await db
+    .delete(mcpGatewaySessions)
+    .where(
+      and(
+        eq(mcpGatewaySessions.id, session.id),
+        eq(mcpGatewaySessions.organizationId, session.organizationId),
+      ),
+    );
+  await publishChange(db, CHANNEL, session.id);
+}
+
+/** Keeps the client's chosen log level, for every instance. */
+export async function setSessionLogLevel(
+  db: Database,
+  session: GatewaySession,
+  level: string,
+): Promise<void> {
+  session.logLevel = level;
+  await db
+    .update(mcpGatewaySessions)
+    .set({ logLevel: level })
+    .where(
+      and(
+        eq(mcpGatewaySessions.id, session.id),
+        eq(mcpGatewaySessions.organizationId, session.organizationId),
+      ),
+    );
+  await publishChange(db, CHANNEL, session.id);
+}
+
+/** Adds or removes one resource subscription of the session. */
+export async function setSessionSubscription(
+  db: Database,
+  session: GatewaySession,
+  uri: string,
+  subscribed: boolean,
+): Promise<void> {
+  const others = session.subscriptions.filter((item) => item !== uri);
+  session.subscriptions = subscribed ? [...others, uri] : others;
+  await db
+    .update(mcpGatewaySessions)
+    .set({ subscriptions: session.subscriptions })
+    .where(
+      and(
+        eq(mcpGatewaySessions.id, session.id),
+        eq(mcpGatewaySessions.organizationId, session.organizationId),
+      ),
+    );
+  await publishChange(db, CHANNEL, session.id);
+}
+
+/** The organization's live sessions, for messages that concern all of them (a list changed). */
+export async function liveSessionsOf(db: Database, orgId: string): Promise<GatewaySession[]> {
+  return db
+    .select()
+    .from(mcpGatewaySessions)
+    .where(and(eq(mcpGatewaySessions.organizationId, orgId), sql`${mcpGatewaySessions.expiresAt} > now()`));
+}

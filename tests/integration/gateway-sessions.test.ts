@@ -1,0 +1,140 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  type Progress,
+} from "@modelcontextprotocol/sdk/types.js";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "@/db/client";
+import { mcpGatewaySessions } from "@/db/schema";
+import { createApiKey } from "@/lib/api-keys/api-keys";
+import type { UserContext } from "@/lib/auth/context";
+import { getMcpClient } from "@/lib/mcp/client/shared-client";
+import { createIntegration, testIntegration } from "@/lib/mcp/integrations-service";
+import { type RunningFixture, startEverything } from "../fixtures/mcp/start-fixture";
+import { GATEWAY_URL, gatewayFetch, textOf, useDatabase } from "./gateway-client";
+import { registerOwners } from "./org-users";
+import { createTestDatabase } from "./test-db";
+
+let handle: DatabaseHandle;
+let owner: UserContext;
+let key: string;
+let everything: RunningFixture;
+const clients: Client[] = [];
+
+type Capabilities = ConstructorParameters<typeof Client>[1];
+
+async function connect(options: Capabilities = {}) {
+  const client = new Client({ name: "sessions-test", version: "1.0.0" }, options);
+  const transport = new StreamableHTTPClientTransport(new URL(GATEWAY_URL), {
+    fetch: gatewayFetch,
+    requestInit: { headers: { Authorization: `Bearer ${key}` } },
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return { client, transport };
+}
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  useDatabase(handle);
+  [owner] = (await registerOwners(handle.db, "Ada")) as [UserContext];
+  // Everything over Streamable HTTP: it reports progress, asks for input and asks for a completion.
+  everything = await startEverything("streamableHttp");
+  const integration = await createIntegration(handle.db, owner, {
+    source: "custom",
+    name: "Everything",
+    transport: "streamable-http",
+    url: everything.url,
+  });
+  expect((await testIntegration(handle.db, owner, integration.id)).ok).toBe(true);
+  key = (await createApiKey(handle.db, owner, { name: "sessions" })).key;
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(clients.map((client) => client.close()));
+  await getMcpClient().pool.closeAll();
+  await everything?.stop();
+  useDatabase(undefined);
+  await handle?.close();
+});
+
+describe("gateway sessions", () => {
+  it("opens a session at initialize, keeps it in the database, and ends it with DELETE", async () => {
+    const { client, transport } = await connect({ capabilities: { elicitation: {} } });
+    const id = transport.sessionId as string;
+    expect(id).toMatch(/^[\w-]{40,}$/);
+    const [row] = await handle.db.select().from(mcpGatewaySessions).where(eq(mcpGatewaySessions.id, id));
+    expect(row).toMatchObject({ endpoint: "gateway", clientCapabilities: { elicitation: {} } });
+    expect((await client.listTools()).tools.length).toBeGreaterThan(2);
+
+    await client.setLoggingLevel("warning");
+    const [leveled] = await handle.db.select().from(mcpGatewaySessions).where(eq(mcpGatewaySessions.id, id));
+    expect(leveled?.logLevel).toBe("warning");
+
+    await transport.terminateSession();
+    const gone = await gatewayFetch(GATEWAY_URL, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": id,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toMatchObject({
+      error: { message: expect.stringMatching(/Initialize a new one/) },
+    });
+  });
+
+  it("relays a long call's progress to the client", async () => {
+    const { client } = await connect();
+    const progress: Progress[] = [];
+    const result = await client.callTool(
+      { name: "everything_trigger-long-running-operation", arguments: { duration: 1, steps: 4 } },
+      undefined,
+      { onprogress: (update) => progress.push(update) },
+    );
+    expect(textOf(result)).toMatch(/completed/i);
+    expect(progress.map((update) => update.progress)).toEqual([1, 2, 3, 4]);
+    expect(progress[0]).toMatchObject({ total: 4 });
+  });
+
+  it("asks the client the upstream server's elicitation and returns its answer", async () => {
+    const { client } = await connect({ capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: "accept", content: { name: "Ada Lovelace", check: true } };
+    });
+    const result = await client.callTool({ name: "everything_trigger-elicitation-request", arguments: {} });
+    expect(asked).toEqual([expect.stringMatching(/provide inputs/)]);
+    expect(textOf(result)).toContain("- Name: Ada Lovelace");
+  });
+
+  it("asks the client for the upstream server's sampling and returns the completion", async () => {
+    const { client } = await connect({ capabilities: { sampling: {} } });
+    client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+      const first = request.params.messages[0]?.content;
+      const text = first && "text" in first ? first.text : "";
+      return { role: "assistant", model: "test-model", content: { type: "text", text: `echo: ${text}` } };
+    });
+    const result = await client.callTool({
+      name: "everything_trigger-sampling-request",
+      arguments: { prompt: "hello", maxTokens: 10 },
+    });
+    expect(textOf(result)).toContain("echo: Resource trigger-sampling-request context: hello");
+    expect(textOf(result)).toContain("test-model");
+  });
+
+  it("tells the upstream server when the client cannot answer a question", async () => {
+    const { client } = await connect();
+    const result = await client.callTool({ name: "everything_trigger-elicitation-request", arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/cannot take elicitation/);
+  });
+});
