@@ -5,14 +5,12 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   CompleteRequestSchema,
-  ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   type ListToolsResult,
-  McpError,
   ReadResourceRequestSchema,
   type ServerCapabilities,
   SetLevelRequestSchema,
@@ -20,7 +18,6 @@ import {
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import type { Database } from "@/db/client";
 import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
-import { AppError } from "@/lib/errors";
 import { withDownstreamRelay } from "@/lib/mcp/relay/downstream-relay";
 import type { CatalogIntegration } from "@/lib/mcp/repository";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
@@ -29,10 +26,12 @@ import { orgCatalog } from "@/lib/tools/catalog-cache";
 import { allows } from "@/lib/tools/scope";
 import { integrationToolName } from "@/lib/tools/tool-names";
 import type { ToolDescriptor } from "@/lib/tools/types";
+import { invalidParams, upstreamError } from "./mcp-errors";
 import { CALL_TOOL, callToolArgs, FIND_TOOLS, findTools, findToolsArgs, metaTools } from "./meta-tools";
 import { gatewayResourceUri, parseGatewayResourceUri } from "./resource-names";
 import { relayForRequest } from "./sessions/request-relay";
 import type { GatewaySession } from "./sessions/session-store";
+import { serveSubscriptions } from "./sessions/subscriptions";
 
 type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -54,9 +53,11 @@ export async function callCatalogTool(
   extra: RequestExtra,
   session?: GatewaySession,
 ): Promise<CallToolResult> {
-  const result = await withDownstreamRelay(relayForRequest(session, extra), () =>
+  const relay = relayForRequest(session, extra);
+  const result = await withDownstreamRelay(relay, () =>
     callTool(db, ctx, name, args, { surface: "gateway", scope: ctx.toolScope, signal: extra.signal }),
   );
+  await relay?.sent();
   const content: CallToolResult["content"] = result.content.length
     ? result.content
     : [{ type: "text", text: result.errorMessage ?? (result.isError ? "The tool reported an error." : "") }];
@@ -65,18 +66,6 @@ export async function callCatalogTool(
     ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
     ...(result.isError ? { isError: true } : {}),
   };
-}
-
-export function invalidParams(message: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, message);
-}
-
-/** Upstream failures in a resource read or prompt become MCP errors with the message, never internals. */
-export function upstreamError(error: unknown): McpError {
-  if (error instanceof McpError) return error;
-  if (error instanceof AppError && error.type !== "internal")
-    return new McpError(ErrorCode.InternalError, error.message);
-  return new McpError(ErrorCode.InternalError, "The integration failed to answer.");
 }
 
 const toolListOf = (tools: readonly Omit<ToolDescriptor, "source">[]): ListToolsResult => ({
@@ -114,11 +103,12 @@ export async function serializedGatewayToolList(db: Database, ctx: ApiKeyContext
 }
 
 // Unless given one, the SDK makes a JSON Schema validator (a new Ajv) for every server: most of the cost of a
-// server per request. The gateway's servers never use it (they ask clients nothing), so they share one.
+// server per request. The gateway's servers never use it (what they ask clients is checked upstream), so they
+// share one.
 let sharedValidator: AjvJsonSchemaValidator | undefined;
 
 /** An SDK server for one request, offering tools, resources, prompts and logging (whose level it accepts). */
-export function statelessServer(
+export function requestServer(
   info: { name: string; title: string; version: string },
   instructions: string,
   more: ServerCapabilities = {},
@@ -126,10 +116,18 @@ export function statelessServer(
   sharedValidator ??= new AjvJsonSchemaValidator();
   const server = new Server(info, {
     jsonSchemaValidator: sharedValidator,
-    capabilities: { tools: {}, resources: {}, prompts: {}, logging: {}, ...more },
+    // Lists change when integrations do; a client in a session hears of it on its GET stream.
+    capabilities: {
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true },
+      logging: {},
+      ...more,
+    },
     instructions,
   });
-  // Stateless: there is no session to keep a level in, so the request is accepted and logging stays as is.
+  // Without a session there is nowhere to keep a level, so it is accepted and logging stays as is (a session's
+  // server keeps it: see serveInSession).
   server.setRequestHandler(SetLevelRequestSchema, async () => ({}));
   return server;
 }
@@ -140,7 +138,7 @@ export function statelessServer(
  * renamed so each leads back to its integration.
  */
 export function createGatewayServer(db: Database, ctx: ApiKeyContext, session?: GatewaySession): Server {
-  const server = statelessServer(
+  const server = requestServer(
     { name: "switchboard", title: "Switchboard", version: "0.1.0" },
     "The organization's tools, resources and prompts from every connected MCP server. Use find_tools to search for a tool and call_tool to run one by name.",
     { completions: {} },
@@ -206,6 +204,12 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext, session?: 
         }));
       }),
     };
+  });
+
+  serveSubscriptions(server, db, ctx, session, async (uri) => {
+    const parsed = parseGatewayResourceUri(uri);
+    const integration = parsed && (await enabledIntegrations()).find((row) => row.slug === parsed.slug);
+    return parsed && integration ? { integrationId: integration.id, uri: parsed.upstreamUri } : undefined;
   });
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {

@@ -17,8 +17,10 @@ import { orgCatalog } from "@/lib/tools/catalog-cache";
 import { discoverMissing, refreshStaleDiscoveries } from "@/lib/tools/refresh-discoveries";
 import { allows } from "@/lib/tools/scope";
 import { integrationToolName } from "@/lib/tools/tool-names";
-import { callCatalogTool, invalidParams, statelessServer, upstreamError } from "./gateway-server";
+import { callCatalogTool, requestServer } from "./gateway-server";
+import { invalidParams, upstreamError } from "./mcp-errors";
 import type { GatewaySession } from "./sessions/session-store";
+import { serveSubscriptions } from "./sessions/subscriptions";
 
 /**
  * The key's organization's integration with this slug, if it is enabled and in the key's scope: discovered now
@@ -52,7 +54,7 @@ export function createIntegrationServer(
   session?: GatewaySession,
 ): Server {
   const discovered = integration.discovered ?? { tools: [], resources: [], prompts: [] };
-  const server = statelessServer(
+  const server = requestServer(
     { name: integration.slug, title: integration.name, version: "0.1.0" },
     `The tools, resources and prompts of ${integration.name}, through Switchboard.`,
     { completions: {} },
@@ -77,6 +79,8 @@ export function createIntegrationServer(
       throw upstreamError(error);
     }),
   }));
+
+  serveSubscriptions(server, db, ctx, session, async (uri) => ({ ...target, uri }));
 
   server.setRequestHandler(ReadResourceRequestSchema, (request) =>
     useCases.readResource.execute(ctx, { ...target, uri: request.params.uri }).catch((error: unknown) => {

@@ -53,6 +53,10 @@ export type McpConnectionConfig = {
   /** The integration's organization, from its row: a stdio server's process counts against its limit. */
   orgId: string;
   timeoutMs: number;
+  /** Called when the server says its tools, resources or prompts changed. */
+  onListChanged?: () => void;
+  /** Called when the server says a resource someone subscribed to changed. */
+  onResourceUpdated?: (uri: string) => void;
 } & (
   | {
       transport: "streamable-http" | "sse";
@@ -91,4 +95,6 @@ export interface McpClientPort {
   ): Promise<GetPromptResult>;
   /** Suggestions for a prompt's or resource template's argument; none from a server that offers no completion. */
   complete(config: McpConnectionConfig, params: CompleteRequest["params"]): Promise<CompleteResult>;
+  /** Asks the server to say when the resource changes (through the connection's `onResourceUpdated`). */
+  subscribeResource(config: McpConnectionConfig, uri: string): Promise<void>;
 }

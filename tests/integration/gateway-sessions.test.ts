@@ -4,6 +4,8 @@ import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   type Progress,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,7 +15,7 @@ import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration, testIntegration } from "@/lib/mcp/integrations-service";
-import { type RunningFixture, startEverything } from "../fixtures/mcp/start-fixture";
+import { type RunningFixture, startEverything, startFixture } from "../fixtures/mcp/start-fixture";
 import { GATEWAY_URL, gatewayFetch, textOf, useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
@@ -22,6 +24,7 @@ let handle: DatabaseHandle;
 let owner: UserContext;
 let key: string;
 let everything: RunningFixture;
+let changing: RunningFixture;
 const clients: Client[] = [];
 
 type Capabilities = ConstructorParameters<typeof Client>[1];
@@ -50,6 +53,15 @@ beforeAll(async () => {
     url: everything.url,
   });
   expect((await testIntegration(handle.db, owner, integration.id)).ok).toBe(true);
+  // A server whose tool list and resource change, and which counts the calls it saw cancelled.
+  changing = await startFixture("sessions");
+  const sessions = await createIntegration(handle.db, owner, {
+    source: "custom",
+    name: "Changing",
+    transport: "streamable-http",
+    url: changing.url,
+  });
+  expect((await testIntegration(handle.db, owner, sessions.id)).ok).toBe(true);
   key = (await createApiKey(handle.db, owner, { name: "sessions" })).key;
 }, 60_000);
 
@@ -57,6 +69,7 @@ afterAll(async () => {
   await Promise.all(clients.map((client) => client.close()));
   await getMcpClient().pool.closeAll();
   await everything?.stop();
+  await changing?.stop();
   useDatabase(undefined);
   await handle?.close();
 });
@@ -136,5 +149,91 @@ describe("gateway sessions", () => {
     const result = await client.callTool({ name: "everything_trigger-elicitation-request", arguments: {} });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/cannot take elicitation/);
+  });
+
+  it("tells the client when an integration's tools change, on its GET stream", async () => {
+    const { client } = await connect();
+    const changed = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
+    await client.callTool({ name: "changing_add_tool", arguments: { name: "fresh" } });
+    await changed;
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain("changing_fresh");
+  });
+
+  it("relays updates of a resource the client subscribed to, under the gateway's name for it", async () => {
+    const { client } = await connect();
+    const uri = "switchboard://changing/fixture://counter";
+    const updated = new Promise<string>((resolve) =>
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
+        resolve(notification.params.uri),
+      ),
+    );
+    await client.subscribeResource({ uri });
+    await client.callTool({ name: "changing_bump", arguments: {} });
+    expect(await updated).toBe(uri);
+    await client.unsubscribeResource({ uri });
+  });
+
+  it("passes the client's cancellation of a call on to the upstream server", async () => {
+    const { client } = await connect();
+    const controller = new AbortController();
+    const call = client.callTool({ name: "changing_wait_for_cancel", arguments: {} }, undefined, {
+      signal: controller.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    controller.abort("changed my mind");
+    await expect(call).rejects.toThrow();
+    await expect
+      .poll(
+        async () =>
+          ((await (await fetch(`${changing.baseUrl}/stats`)).json()) as { cancelled: number }).cancelled,
+      )
+      .toBe(1);
+  });
+
+  it("resumes a broken call stream from its Last-Event-ID with what the client missed", async () => {
+    const { transport } = await connect();
+    const headers = {
+      authorization: `Bearer ${key}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-session-id": transport.sessionId as string,
+      "mcp-protocol-version": "2025-11-25",
+    };
+    const posted = await gatewayFetch(GATEWAY_URL, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 7,
+        method: "tools/call",
+        params: {
+          name: "everything_trigger-long-running-operation",
+          arguments: { duration: 1, steps: 4 },
+          _meta: { progressToken: "p" },
+        },
+      }),
+    });
+    expect(posted.headers.get("content-type")).toContain("text/event-stream");
+    const reader = (posted.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let seen = "";
+    while (!/"progress":1\b/.test(seen))
+      seen += decoder.decode((await reader.read()).value, { stream: true });
+    // The client loses the stream after the first progress notification.
+    await reader.cancel();
+    const lastId = [...seen.matchAll(/^id: (.+)$/gm)].at(-1)?.[1] as string;
+
+    const resumed = await gatewayFetch(GATEWAY_URL, {
+      method: "GET",
+      headers: { ...headers, accept: "text/event-stream", "last-event-id": lastId },
+    });
+    expect(resumed.status).toBe(200);
+    const rest = await resumed.text();
+    const messages = [...rest.matchAll(/^data: (.+)$/gm)].map((match) => JSON.parse(match[1] as string));
+    expect(messages.map((message) => message.params?.progress ?? "answer")).toEqual([2, 3, 4, "answer"]);
+    expect(messages.at(-1)).toMatchObject({ id: 7, result: { content: [{ type: "text" }] } });
   });
 });

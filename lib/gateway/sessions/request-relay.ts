@@ -33,18 +33,22 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 export function relayForRequest(
   session: GatewaySession | undefined,
   extra: Extra,
-): DownstreamRelay | undefined {
+): (DownstreamRelay & { sent(): Promise<void> }) | undefined {
   if (!session) return undefined;
   const capabilities = session.clientCapabilities as {
     elicitation?: { form?: object; url?: object };
     sampling?: object;
   };
   const progressToken = extra._meta?.progressToken;
+  // Sent one after the other (each is stored before it is written), so they reach the client in order, and
+  // before the call's answer.
+  let sending = Promise.resolve();
   const notify = (notification: ServerNotification) => {
-    extra.sendNotification(notification).catch(() => {});
+    sending = sending.then(() => extra.sendNotification(notification)).catch(() => {});
   };
   const elicitation = capabilities.elicitation;
   return {
+    sent: () => sending,
     progress:
       progressToken === undefined
         ? undefined

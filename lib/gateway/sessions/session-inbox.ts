@@ -12,11 +12,6 @@ import type { Database } from "@/db/client";
 import { mcpSessionEvents } from "@/db/schema";
 import { logger } from "@/lib/logger";
 
-// Requests this instance sends to clients carry its mark, so a client's answer that lands elsewhere comes back.
-const INSTANCE = randomBytes(6).toString("hex");
-const OUTGOING_PREFIX = `sb.${INSTANCE}.`;
-let outgoingCount = 0;
-
 const INBOX_CHANNEL = "switchboard_session_inbox";
 const INBOX_STREAM = "inbox";
 
@@ -28,8 +23,29 @@ interface Exchange {
   deliver(message: JSONRPCMessage): void;
 }
 
-const exchanges = new Map<string, Set<Exchange>>();
-const listening = new WeakMap<Database, Promise<unknown>>();
+/** What this instance runs for sessions; per database handle, as an instance's memory is. */
+interface Instance {
+  /** Requests this instance sends clients carry it, so an answer that lands on another instance comes back. */
+  outgoingPrefix: string;
+  outgoingCount: number;
+  exchanges: Map<string, Set<Exchange>>;
+  listening?: Promise<unknown>;
+}
+
+const instances = new WeakMap<Database, Instance>();
+
+function instanceOf(db: Database): Instance {
+  let instance = instances.get(db);
+  if (!instance) {
+    instance = {
+      outgoingPrefix: `sb.${randomBytes(6).toString("hex")}.`,
+      outgoingCount: 0,
+      exchanges: new Map(),
+    };
+    instances.set(db, instance);
+  }
+  return instance;
+}
 
 function isCancellation(message: JSONRPCMessage): message is JSONRPCMessage & {
   params: { requestId: RequestId };
@@ -42,11 +58,11 @@ function isCancellation(message: JSONRPCMessage): message is JSONRPCMessage & {
 }
 
 /** Delivers the message to the request it concerns if that runs here; true if nothing else needs to see it. */
-function deliverHere(sessionId: string, message: JSONRPCMessage): boolean {
-  const local = exchanges.get(sessionId);
+function deliverHere(instance: Instance, sessionId: string, message: JSONRPCMessage): boolean {
+  const local = instance.exchanges.get(sessionId);
   if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
     const id = String(message.id);
-    if (!id.startsWith(OUTGOING_PREFIX)) return false;
+    if (!id.startsWith(instance.outgoingPrefix)) return false;
     for (const exchange of local ?? []) {
       const original = exchange.outgoing.get(id);
       if (original === undefined) continue;
@@ -66,27 +82,23 @@ function deliverHere(sessionId: string, message: JSONRPCMessage): boolean {
   return false;
 }
 
-function listenToInbox(db: Database): Promise<unknown> {
-  let started = listening.get(db);
-  if (!started) {
-    started = onChange(db, INBOX_CHANNEL, (payload) => {
-      const [sessionId, row] = payload.split(" ");
-      if (!sessionId || !row || !exchanges.has(sessionId)) return;
-      void db
-        .select({ message: mcpSessionEvents.message })
-        .from(mcpSessionEvents)
-        .where(and(eq(mcpSessionEvents.id, Number(row)), eq(mcpSessionEvents.sessionId, sessionId)))
-        .then(([found]) => {
-          if (found) deliverHere(sessionId, found.message as JSONRPCMessage);
-        })
-        .catch((error: unknown) => logger.warn("session message not read", { err: error }));
-    }).catch((error: unknown) => {
-      listening.delete(db);
-      throw error;
-    });
-    listening.set(db, started);
-  }
-  return started;
+function listenToInbox(db: Database, instance: Instance): Promise<unknown> {
+  instance.listening ??= onChange(db, INBOX_CHANNEL, (payload) => {
+    const [sessionId, row] = payload.split(" ");
+    if (!sessionId || !row || !instance.exchanges.has(sessionId)) return;
+    void db
+      .select({ message: mcpSessionEvents.message })
+      .from(mcpSessionEvents)
+      .where(and(eq(mcpSessionEvents.id, Number(row)), eq(mcpSessionEvents.sessionId, sessionId)))
+      .then(([found]) => {
+        if (found) deliverHere(instance, sessionId, found.message as JSONRPCMessage);
+      })
+      .catch((error: unknown) => logger.warn("session message not read", { err: error }));
+  }).catch((error: unknown) => {
+    instance.listening = undefined;
+    throw error;
+  });
+  return instance.listening;
 }
 
 /**
@@ -99,24 +111,26 @@ export async function openExchange(
   requestIds: RequestId[],
   deliver: (message: JSONRPCMessage) => void,
 ) {
+  const instance = instanceOf(db);
   const exchange: Exchange = { requestIds: new Set(requestIds), outgoing: new Map(), deliver };
-  let local = exchanges.get(sessionId);
+  let local = instance.exchanges.get(sessionId);
   if (!local) {
     local = new Set();
-    exchanges.set(sessionId, local);
+    instance.exchanges.set(sessionId, local);
   }
   local.add(exchange);
-  await listenToInbox(db);
+  await listenToInbox(db, instance);
   return {
     /** The id to send a request to the client under: unique across instances, and leading back here. */
     outgoingId(original: RequestId): string {
-      const id = `${OUTGOING_PREFIX}${++outgoingCount}`;
+      const id = `${instance.outgoingPrefix}${++instance.outgoingCount}`;
       exchange.outgoing.set(id, original);
       return id;
     },
     close() {
       local.delete(exchange);
-      if (local.size === 0 && exchanges.get(sessionId) === local) exchanges.delete(sessionId);
+      if (local.size === 0 && instance.exchanges.get(sessionId) === local)
+        instance.exchanges.delete(sessionId);
     },
   };
 }
@@ -132,7 +146,7 @@ export async function sendToSessionRequests(
 ): Promise<void> {
   const forRequests =
     isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message) || isCancellation(message);
-  if (!forRequests || deliverHere(sessionId, message)) return;
+  if (!forRequests || deliverHere(instanceOf(db), sessionId, message)) return;
   const [row] = await db
     .insert(mcpSessionEvents)
     .values({ sessionId, streamId: INBOX_STREAM, message: message as Record<string, unknown> })

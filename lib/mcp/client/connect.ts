@@ -12,6 +12,10 @@ import {
   ErrorCode,
   LoggingMessageNotificationSchema,
   McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "@/package.json" with { type: "json" };
 import { relayFor } from "../relay/downstream-relay";
@@ -56,7 +60,7 @@ const EXIT_WAIT_MS = 5000;
  * it belongs to; a caller that cannot answer (a REST call, a gateway client that did not declare it) makes it an
  * error the server can read.
  */
-function relayingClient(): Client {
+function relayingClient(config: McpConnectionConfig): Client {
   const client = new Client(clientInfo, {
     capabilities: { elicitation: { form: {}, url: {} }, sampling: {} },
   });
@@ -75,11 +79,21 @@ function relayingClient(): Client {
   client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
     relayFor(client)?.log?.(notification.params);
   });
+  for (const schema of [
+    ToolListChangedNotificationSchema,
+    ResourceListChangedNotificationSchema,
+    ResourceUpdatedNotificationSchema,
+    PromptListChangedNotificationSchema,
+  ])
+    client.setNotificationHandler(schema, () => config.onListChanged?.());
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
+    config.onResourceUpdated?.(notification.params.uri),
+  );
   return client;
 }
 
 async function connectWith(transport: Transport, config: McpConnectionConfig, kind: McpSession["transport"]) {
-  const client = relayingClient();
+  const client = relayingClient(config);
   const seconds = Math.round(config.timeoutMs / 1000);
   // Settles when the transport is gone: for stdio, once the child process has exited (or never started).
   const gone = new Promise<void>((resolve) => {

@@ -1,13 +1,15 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type {
-  CallToolResult,
-  CompatibilityCallToolResult,
-  CompleteRequest,
-  CompleteResult,
-  ContentBlock,
-  GetPromptResult,
-  ReadResourceResult,
-  ResourceTemplate,
+import {
+  type CallToolResult,
+  type CompatibilityCallToolResult,
+  type CompleteRequest,
+  type CompleteResult,
+  type ContentBlock,
+  ErrorCode,
+  type GetPromptResult,
+  McpError,
+  type ReadResourceResult,
+  type ResourceTemplate,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Span } from "@opentelemetry/api";
 import { inSpan, outgoingTraceHeaders, SpanKind } from "@/lib/tracing/tracer";
@@ -195,6 +197,14 @@ export class SdkMcpClient implements McpClientPort {
     return this.run(config, "completion/complete", async (client) => {
       if (!client.getServerCapabilities()?.completions) return { completion: { values: [] } };
       return client.complete(params, { timeout: config.timeoutMs });
+    });
+  }
+
+  subscribeResource(config: McpConnectionConfig, uri: string): Promise<void> {
+    return this.run(config, "resources/subscribe", async (client) => {
+      if (!client.getServerCapabilities()?.resources?.subscribe)
+        throw new McpError(ErrorCode.InvalidRequest, "This server offers no resource subscriptions.");
+      await client.subscribeResource({ uri }, { timeout: config.timeoutMs });
     });
   }
 

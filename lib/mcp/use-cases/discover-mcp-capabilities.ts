@@ -21,7 +21,20 @@ export interface DiscoverMcpCapabilitiesQuery {
   integrationId: string;
 }
 
-export type DiscoverMcpCapabilitiesDeps = McpUseCaseDeps;
+export type DiscoverMcpCapabilitiesDeps = McpUseCaseDeps & {
+  /** Told which of the integration's lists a discovery found changed since the last one. */
+  listsChanged?(integration: CatalogIntegration, kinds: ("tools" | "resources" | "prompts")[]): Promise<void>;
+};
+
+/** The lists that differ from the ones discovered before (none when there were none before). */
+function changedLists(
+  before: CatalogIntegration["discovered"],
+  after: NonNullable<CatalogIntegration["discovered"]>,
+) {
+  if (!before) return [];
+  const kinds = ["tools", "resources", "prompts"] as const;
+  return kinds.filter((kind) => JSON.stringify(before[kind] ?? []) !== JSON.stringify(after[kind]));
+}
 
 /** Connects to an integration's MCP server and returns its tools, resources and prompts as domain entities. */
 export class DiscoverMcpCapabilities {
@@ -58,15 +71,9 @@ export class DiscoverMcpCapabilities {
       };
       const latencyMs = Math.round(performance.now() - started);
       countDiscovery(integration.id, true);
-      await repository.recordDiscovery(integration.id, {
-        ok: true,
-        latencyMs,
-        discovered: {
-          tools: listed.tools,
-          resources: listed.resources,
-          prompts: listed.prompts,
-        },
-      });
+      const discovered = { tools: listed.tools, resources: listed.resources, prompts: listed.prompts };
+      await repository.recordDiscovery(integration.id, { ok: true, latencyMs, discovered });
+      await this.deps.listsChanged?.(integration, changedLists(integration.discovered, discovered));
       logger.info("discoverySucceeded", {
         integrationId: integration.id,
         toolCount: result.tools.length,

@@ -1,5 +1,7 @@
 import type { Database } from "@/db/client";
 import type { RequestContext } from "@/lib/auth/context";
+import { announceListChanges } from "@/lib/gateway/sessions/list-changes";
+import { announceResourceUpdated } from "@/lib/gateway/sessions/resource-updates";
 import { logger } from "@/lib/logger";
 import { getMcpClient } from "../client/shared-client";
 import { buildConnectionConfig } from "../connection-config";
@@ -11,16 +13,37 @@ import { DiscoverMcpCapabilities } from "./discover-mcp-capabilities";
 import { ExecuteMcpTool } from "./execute-mcp-tool";
 import { GetMcpPrompt } from "./get-mcp-prompt";
 import { ListMcpResourceTemplates, ReadMcpResource } from "./read-mcp-resource";
+import { SubscribeMcpResource } from "./subscribe-mcp-resource";
 
 function wireUseCases(db: Database, client: McpClientPort) {
   const deps = {
     repository: createIntegrationsRepository(db),
     client,
-    buildConnectionConfig: (integration: CatalogIntegration, ctx?: RequestContext | null) =>
-      buildConnectionConfig(integration, (oauth) => integrationOAuthConnection(db, oauth, ctx)),
+    buildConnectionConfig: (integration: CatalogIntegration, ctx?: RequestContext | null) => ({
+      ...buildConnectionConfig(integration, (oauth) => integrationOAuthConnection(db, oauth, ctx)),
+      // A server that says its lists changed is discovered again, and the gateway's clients hear of it.
+      onListChanged: () => rediscover(integration),
+      onResourceUpdated: (uri: string) => void announceResourceUpdated(db, integration, uri),
+    }),
+  };
+  const discover = new DiscoverMcpCapabilities({
+    ...deps,
+    logger: logger.child({ component: "mcp.discover" }),
+    listsChanged: (integration, kinds) =>
+      announceListChanges(db, integration.organizationId, kinds, integration.slug),
+  });
+  const rediscover = (integration: CatalogIntegration) => {
+    // Acts for the integration's own organization, as the health check does.
+    const ctx: RequestContext = {
+      apiKeyId: "list-changed",
+      orgId: integration.organizationId,
+      role: "member",
+      isSuperadmin: false,
+    };
+    discover.execute(ctx, { integrationId: integration.id }).catch(() => {});
   };
   return {
-    discover: new DiscoverMcpCapabilities({ ...deps, logger: logger.child({ component: "mcp.discover" }) }),
+    discover,
     execute: new ExecuteMcpTool({ ...deps, logger: logger.child({ component: "mcp.execute" }) }),
     readResource: new ReadMcpResource({ ...deps, logger: logger.child({ component: "mcp.resources" }) }),
     listResourceTemplates: new ListMcpResourceTemplates({
@@ -29,6 +52,10 @@ function wireUseCases(db: Database, client: McpClientPort) {
     }),
     getPrompt: new GetMcpPrompt({ ...deps, logger: logger.child({ component: "mcp.prompts" }) }),
     complete: new CompleteMcpArgument({ ...deps, logger: logger.child({ component: "mcp.completion" }) }),
+    subscribeResource: new SubscribeMcpResource({
+      ...deps,
+      logger: logger.child({ component: "mcp.resources" }),
+    }),
   };
 }
 

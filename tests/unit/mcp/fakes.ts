@@ -145,6 +145,10 @@ export class FakeMcpClient implements McpClientPort {
     return this.onGetPrompt(config, name, args);
   }
 
+  subscribeResource(): Promise<void> {
+    return Promise.resolve();
+  }
+
   complete(): Promise<CompleteResult> {
     return Promise.resolve({ completion: { values: [] } });
   }

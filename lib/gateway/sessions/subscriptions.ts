@@ -1,0 +1,49 @@
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  ErrorCode,
+  McpError,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Database } from "@/db/client";
+import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
+import { mcpUseCases } from "@/lib/mcp/use-cases";
+import { invalidParams, upstreamError } from "../mcp-errors";
+import { type GatewaySession, setSessionSubscription } from "./session-store";
+
+const needsSession = () =>
+  new McpError(
+    ErrorCode.InvalidRequest,
+    "Subscriptions need a session: initialize, then send the Mcp-Session-Id header you were given.",
+  );
+
+/**
+ * resources/subscribe and unsubscribe for a session: the integration's server is asked to report changes to the
+ * resource (`resolve` says which integration and under which URI), and the session keeps the subscription, so
+ * its updates reach the client's GET stream from any instance.
+ */
+export function serveSubscriptions(
+  server: Server,
+  db: Database,
+  ctx: ApiKeyContext,
+  session: GatewaySession | undefined,
+  resolve: (uri: string) => Promise<{ integrationId: string; uri: string } | undefined>,
+) {
+  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    if (!session) throw needsSession();
+    const target = await resolve(request.params.uri);
+    if (!target) throw invalidParams(`Resource not found: ${request.params.uri}`);
+    await mcpUseCases(db)
+      .subscribeResource.execute(ctx, target)
+      .catch((error: unknown) => {
+        throw upstreamError(error);
+      });
+    await setSessionSubscription(db, session, request.params.uri, true);
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    if (!session) throw needsSession();
+    await setSessionSubscription(db, session, request.params.uri, false);
+    return {};
+  });
+}
