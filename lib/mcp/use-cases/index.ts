@@ -15,6 +15,8 @@ import { GetMcpPrompt } from "./get-mcp-prompt";
 import { ListMcpResourceTemplates, ReadMcpResource } from "./read-mcp-resource";
 import { SubscribeMcpResource } from "./subscribe-mcp-resource";
 
+const LIST_CHANGED_QUIET_MS = 1000;
+
 function wireUseCases(db: Database, client: McpClientPort) {
   const deps = {
     repository: createIntegrationsRepository(db),
@@ -32,15 +34,24 @@ function wireUseCases(db: Database, client: McpClientPort) {
     listsChanged: (integration, kinds) =>
       announceListChanges(db, integration.organizationId, kinds, integration.slug),
   });
+  // Servers often say so right after they start (registering tools late), and some say so in bursts: a second's
+  // quiet first, so that costs one listing.
+  const pending = new Map<string, NodeJS.Timeout>();
   const rediscover = (integration: CatalogIntegration) => {
-    // Acts for the integration's own organization, as the health check does.
-    const ctx: RequestContext = {
-      apiKeyId: "list-changed",
-      orgId: integration.organizationId,
-      role: "member",
-      isSuperadmin: false,
-    };
-    discover.execute(ctx, { integrationId: integration.id }).catch(() => {});
+    clearTimeout(pending.get(integration.id));
+    const timer = setTimeout(() => {
+      pending.delete(integration.id);
+      // Acts for the integration's own organization, as the health check does.
+      const ctx: RequestContext = {
+        apiKeyId: "list-changed",
+        orgId: integration.organizationId,
+        role: "member",
+        isSuperadmin: false,
+      };
+      discover.execute(ctx, { integrationId: integration.id }).catch(() => {});
+    }, LIST_CHANGED_QUIET_MS);
+    timer.unref();
+    pending.set(integration.id, timer);
   };
   return {
     discover,
