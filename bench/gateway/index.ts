@@ -27,8 +27,9 @@ import { type RunningHub, startMcpHub } from "./mcp-hub";
  * warm-up, three repetitions interleaved, medians of each repetition's p50 and p99, through three paths:
  * directly; through mcp-hub 4.2 (its unified endpoint, which speaks HTTP+SSE to clients and Streamable HTTP to
  * the server); through Switchboard's POST /api/mcp, in an organization with 20 more integrations of 50 tools
- * each and 100 capabilities. The same three paths to a plain echo server (plainUpstream, below) compare them on
- * equal terms. Also the database transactions each call through Switchboard costs.
+ * each and 100 capabilities, by a client that keeps no session; and through it in a session (each call streamed
+ * and its answer kept for resumption). The same three paths to a plain echo server (plainUpstream, below) compare
+ * them on equal terms. Also the database transactions each call through Switchboard costs.
  *
  * Listings (tools/list, each answer read to its last byte, see connectLister): that organization, sequentially;
  * and one with 10,000 tools (200 integrations × 50), alone and by 8 clients at once. Integrations other than
@@ -130,16 +131,48 @@ async function connectLister(url: string, ring: ApiKeyRing) {
   };
 }
 
-async function connect(url: string, options: { ring?: ApiKeyRing; sse?: boolean } = {}) {
+/** A fetch that never sends the session id the gateway hands out: a client that keeps no session. */
+const withoutSession =
+  (fetch: (url: string | URL, init?: RequestInit) => Promise<Response>) =>
+  (url: string | URL, init?: RequestInit) => {
+    const headers = new Headers(init?.headers);
+    headers.delete("mcp-session-id");
+    return fetch(url, { ...init, headers });
+  };
+
+async function connect(
+  url: string,
+  options: { ring?: ApiKeyRing; key?: string; sse?: boolean; stateless?: boolean } = {},
+) {
   const client = new Client({ name: "switchboard-bench", version: "1.0.0" });
-  const fetch = options.ring?.fetch;
+  const keyed = options.key
+    ? (target: string | URL, init?: RequestInit) => {
+        const headers = new Headers(init?.headers);
+        headers.set("authorization", `Bearer ${options.key}`);
+        return fetch(target, { ...init, headers });
+      }
+    : options.ring?.fetch;
+  const fetchFn = options.stateless && keyed ? withoutSession(keyed) : keyed;
   await client.connect(
     options.sse
-      ? new SSEClientTransport(new URL(url), { fetch })
-      : new StreamableHTTPClientTransport(new URL(url), { fetch }),
+      ? new SSEClientTransport(new URL(url), { fetch: fetchFn })
+      : new StreamableHTTPClientTransport(new URL(url), { fetch: fetchFn }),
   );
   clients.push(client);
   return client;
+}
+
+/**
+ * Clients in sessions, one per key (a session belongs to the key that opened it), each call made by the client of
+ * the key the ring hands out next, so the rate limit stays at its default and refuses nothing.
+ */
+async function connectSessions(url: string, keys: string[], ring: ApiKeyRing) {
+  const byKey = new Map<string, Client>();
+  for (const key of keys) byKey.set(key, await connect(url, { key }));
+  return {
+    callTool: (params: { name: string; arguments: Record<string, unknown> }) =>
+      (byKey.get(ring.next()) as Client).callTool(params),
+  };
 }
 
 const median = (values: number[]) => percentile(values, 50);
@@ -156,7 +189,8 @@ try {
   for (let i = 0; i < 100; i++) {
     await createCapability(db, large.ctx, { namespace: "bench", action: `action_${i}`, code: "return 1;" });
   }
-  const largeKeys = new ApiKeyRing(await createBenchApiKeys(db, large.ctx, KEYS));
+  const largeKeyList = await createBenchApiKeys(db, large.ctx, KEYS);
+  const largeKeys = new ApiKeyRing(largeKeyList);
 
   const huge = await createBenchOrganization(db, "Bench 10k");
   await insertStoredIntegrations(db, huge.org.id, { count: 200, toolsEach: 50 });
@@ -179,7 +213,7 @@ try {
     },
     {
       name: "→ Switchboard /api/mcp → server-everything",
-      client: await connect(gatewayUrl, { ring: largeKeys }),
+      client: await connect(gatewayUrl, { ring: largeKeys, stateless: true }),
       tool: "echo_echo",
     },
     {
@@ -194,8 +228,13 @@ try {
     },
     {
       name: "→ Switchboard /api/mcp → plain echo server",
-      client: await connect(gatewayUrl, { ring: largeKeys }),
+      client: await connect(gatewayUrl, { ring: largeKeys, stateless: true }),
       tool: "plain_echo",
+    },
+    {
+      name: "→ Switchboard /api/mcp in a session → server-everything",
+      client: await connectSessions(gatewayUrl, largeKeyList, largeKeys),
+      tool: "echo_echo",
     },
   ];
   const call = (path: (typeof paths)[number]) => async () => {
@@ -230,8 +269,8 @@ try {
     }
   }
   const after = await database.settledActivity();
-  // Two of the paths go through Switchboard.
-  const transactionsPerCall = (after.transactions - before.transactions) / (2 * callsMade);
+  // Three of the paths go through Switchboard.
+  const transactionsPerCall = (after.transactions - before.transactions) / (3 * callsMade);
   const p50 = calls.map((reps) => median(reps.map((times) => percentile(times, 50))));
   const p99 = calls.map((reps) => median(reps.map((times) => percentile(times, 99))));
 
@@ -287,13 +326,13 @@ try {
     `Call figures are medians of ${REPETITIONS} interleaved repetitions; *_cpu_ms is the CPU time per call (or listing) of each process: the app, its PostgreSQL server processes, mcp-hub, server-everything, and this client. Each call through Switchboard costs ${transactionsPerCall.toFixed(2)} database transactions. App memory (RSS): ${rssBefore.toFixed(0)} MB before the 10,000-tool listings, ${rssAfter.toFixed(0)} MB after.`,
   );
 
-  const [direct, viaHub, viaGateway, plainDirect, plainViaHub, plainViaGateway] = [0, 1, 2, 3, 4, 5].map(
-    (i) => ({
-      p50: p50[i] ?? 0,
-      p99: p99[i] ?? 0,
-    }),
-  );
-  if (!direct || !viaHub || !viaGateway || !plainDirect || !plainViaHub || !plainViaGateway)
+  const [direct, viaHub, viaGateway, plainDirect, plainViaHub, plainViaGateway, inSession] = [
+    0, 1, 2, 3, 4, 5, 6,
+  ].map((i) => ({
+    p50: p50[i] ?? 0,
+    p99: p99[i] ?? 0,
+  }));
+  if (!direct || !viaHub || !viaGateway || !plainDirect || !plainViaHub || !plainViaGateway || !inSession)
     throw new Error("missing measurements");
   result("direct_call_p50_ms", direct.p50);
   result("mcphub_call_p50_ms", viaHub.p50);
@@ -303,6 +342,9 @@ try {
   result("call_p99_vs_direct", viaGateway.p99 / direct.p99);
   result("call_p50_vs_mcphub", viaGateway.p50 / viaHub.p50);
   result("mcphub_p50_vs_direct", viaHub.p50 / direct.p50);
+  result("session_call_p50_ms", inSession.p50);
+  result("session_call_p50_vs_direct", inSession.p50 / direct.p50);
+  result("session_call_p50_vs_stateless", inSession.p50 / viaGateway.p50);
   result("plain_call_p50_vs_direct", plainViaGateway.p50 / plainDirect.p50);
   result("plain_call_p50_vs_mcphub", plainViaGateway.p50 / plainViaHub.p50);
   result("plain_mcphub_p50_vs_direct", plainViaHub.p50 / plainDirect.p50);

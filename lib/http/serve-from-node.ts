@@ -49,8 +49,10 @@ async function answer(req: IncomingMessage, res: ServerResponse, handler: RouteH
     res.appendHeader(key, value);
   });
   res.statusCode = response.status;
-  if (response.body) await writeBody(response.body, res);
-  else res.end();
+  if (!response.body) res.end();
+  else if (response.headers.get("content-type")?.startsWith("text/event-stream"))
+    await writeEvents(response.body, res);
+  else await writeBody(response.body, res);
 }
 
 function drainedOrClosed(res: ServerResponse): Promise<void> {
@@ -84,6 +86,26 @@ async function writeBody(body: ReadableStream<Uint8Array>, res: ServerResponse):
     res.end(held);
   } catch {
     // The body failed or the client left midway: nothing more can be said on this response.
+    res.destroy();
+  } finally {
+    res.off("close", hungUp);
+  }
+}
+
+/** Sends an event stream as it comes: each event must reach the client when it is written, not with the next. */
+async function writeEvents(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
+  const reader = body.getReader();
+  const hungUp = () => void reader.cancel().catch(() => {});
+  res.once("close", hungUp);
+  res.flushHeaders();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || res.destroyed) break;
+      if (!res.write(value)) await drainedOrClosed(res);
+    }
+    res.end();
+  } catch {
     res.destroy();
   } finally {
     res.off("close", hungUp);

@@ -16,6 +16,10 @@ import { type RunningFixture, startEverything, startFixture } from "../fixtures/
 // a load balancer might pick: a session must work whichever instance gets what.
 const PORTS = [3140, 3141] as const;
 
+// A question held back on its stream until the next event would reach the client only with the stream's keep-alive
+// (15 s): the call must be over well before.
+const PROMPT_DELIVERY_MS = 10_000;
+
 type Pick = (request: { method: string; body: string }) => 0 | 1;
 
 const textOf = (result: unknown) =>
@@ -123,7 +127,11 @@ test.describe
         action: "accept",
         content: { name: "Grace Hopper" },
       }));
-      const result = await client.callTool({ name: "everything_trigger-elicitation-request", arguments: {} });
+      const result = await client.callTool(
+        { name: "everything_trigger-elicitation-request", arguments: {} },
+        undefined,
+        { timeout: PROMPT_DELIVERY_MS },
+      );
       expect(textOf(result)).toContain("- Name: Grace Hopper");
     });
 
@@ -134,10 +142,11 @@ test.describe
         model: "two-instance-model",
         content: { type: "text", text: "sampled across instances" },
       }));
-      const result = await client.callTool({
-        name: "everything_trigger-sampling-request",
-        arguments: { prompt: "hi", maxTokens: 5 },
-      });
+      const result = await client.callTool(
+        { name: "everything_trigger-sampling-request", arguments: { prompt: "hi", maxTokens: 5 } },
+        undefined,
+        { timeout: PROMPT_DELIVERY_MS },
+      );
       expect(textOf(result)).toContain("sampled across instances");
     });
 

@@ -19,7 +19,7 @@ export const POST = uncompressedApiRoute("POST /api/mcp", (request) =>
   serveMcpPost(request, ENDPOINT, async (ctx, parsedBody, session) => {
     // A lone tools/list (a large organization's, thousands of tools) is answered from its listing serialized
     // once, as the SDK server would answer it; when the listing fails, the SDK server answers with its error.
-    const listId = session ? undefined : loneToolsListId(request.headers, parsedBody);
+    const listId = loneToolsListId(request.headers, parsedBody);
     if (listId !== undefined) {
       const serialized = await serializedGatewayToolList(getDb(), ctx).catch(() => undefined);
       if (serialized) return toolsListAnswer(listId, serialized);
