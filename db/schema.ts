@@ -1,6 +1,7 @@
 import type { Prompt, Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   bigserial,
   boolean,
   doublePrecision,
@@ -573,8 +574,13 @@ export const mcpSessionEvents = pgTable(
       .notNull()
       .references(() => mcpGatewaySessions.id, { onDelete: "cascade" }),
     streamId: text("stream_id").notNull(),
+    /**
+     * Its place in its stream: counted by the instance that answers a request (which keeps a stream's events in
+     * memory until the client loses it), from the table's sequence on a session's own stream.
+     */
+    seq: bigint("seq", { mode: "number" }).notNull().default(sql`nextval('mcp_session_events_id_seq')`),
     message: jsonb("message").$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("mcp_session_events_stream_idx").on(table.sessionId, table.streamId, table.id)],
+  (table) => [index("mcp_session_events_stream_idx").on(table.sessionId, table.streamId, table.seq)],
 );

@@ -15,6 +15,7 @@ import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { approvalsOf } from "@/lib/chat/approvals";
 import type { ConversationView } from "@/lib/chat/conversation-view";
+import { type ToolProgress, toolProgressSchema } from "@/lib/chat/tool-progress-schema";
 import { Composer } from "./composer";
 import { ConversationHeader } from "./conversation-header";
 import { MessageParts } from "./message-parts";
@@ -64,6 +65,7 @@ export function ChatView({
   const router = useRouter();
   const [startError, setStartError] = useState<string>();
   const [approvalError, setApprovalError] = useState<string>();
+  const [progress, setProgress] = useState<Record<string, ToolProgress>>({});
   const { messages, setMessages, sendMessage, status, stop, regenerate, error, addToolApprovalResponse } =
     useChat({
       id: conversationId,
@@ -82,6 +84,11 @@ export function ChatView({
       sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
       // The conversation's discovery and title are stored by the server: show them once the turn ends.
       onFinish: () => router.refresh(),
+      onData: (part) => {
+        if (part.type !== "data-tool-progress") return;
+        const parsed = toolProgressSchema.safeParse(part.data);
+        if (parsed.success) setProgress((known) => ({ ...known, [parsed.data.toolCallId]: parsed.data }));
+      },
     });
   const busy = status === "submitted" || status === "streaming";
   const { away, jumpToLatest } = useFollowLatest(messages);
@@ -171,6 +178,7 @@ export function ChatView({
               >
                 <MessageParts
                   message={message}
+                  progressOf={(toolCallId) => progress[toolCallId]}
                   renderApproval={(toolName, approvalId) => (
                     <ToolApproval
                       toolName={toolName}

@@ -3,6 +3,7 @@ import { FileText } from "lucide-react";
 import type { ReactNode } from "react";
 import { ToolResult } from "@/components/integrations/tool-result";
 import { LongText } from "@/components/ui/long-text";
+import type { ToolProgress } from "@/lib/chat/tool-progress-schema";
 import { cn } from "@/lib/cn";
 import type { ToolResult as ToolResultData } from "@/lib/tools/types";
 import { Markdown } from "./markdown";
@@ -38,6 +39,27 @@ function failed(part: ToolPart): boolean {
   );
 }
 
+/** A running call's progress: a bar when the server says how far there is to go, its message either way. */
+function CallProgress({ name, progress }: { name: string; progress: ToolProgress }) {
+  const { total } = progress;
+  const label = total ? `${Math.min(progress.progress, total)} of ${total}` : `${progress.progress} so far`;
+  return (
+    <div className="mt-2 grid gap-1" data-testid="tool-progress">
+      {total ? (
+        <progress
+          className="h-1.5 w-full overflow-hidden rounded-full accent-primary"
+          value={Math.min(progress.progress, total)}
+          max={total}
+          aria-label={`Progress of ${name}`}
+        />
+      ) : null}
+      <p className="text-xs text-muted-foreground" aria-live="polite">
+        {progress.message ? `${progress.message} · ${label}` : label}
+      </p>
+    </div>
+  );
+}
+
 function statusOf(part: ToolPart): string {
   if (part.state === "approval-requested") return "waiting for approval";
   if (part.state === "output-denied" || part.approval?.approved === false) return "denied";
@@ -52,10 +74,13 @@ function statusOf(part: ToolPart): string {
  */
 export function MessageParts({
   message,
+  progressOf,
   renderApproval,
   renderTurnError,
 }: {
   message: UIMessage;
+  /** What the tool's server last said of a running call's progress. */
+  progressOf?: (toolCallId: string) => ToolProgress | undefined;
   renderApproval?: (toolName: string, approvalId: string) => ReactNode;
   /** How a turn that failed shows its reason (with a way to retry). */
   renderTurnError?: (reason: string) => ReactNode;
@@ -96,6 +121,7 @@ export function MessageParts({
           const done = part.state === "output-available" || part.state === "output-error";
           const waiting = part.state === "approval-requested";
           const status = statusOf(part);
+          const progress = done ? undefined : progressOf?.(part.toolCallId);
           return (
             <details
               key={key}
@@ -117,6 +143,8 @@ export function MessageParts({
                 >
                   {status}
                 </span>
+                {/* In the summary, so it shows while the call is folded. */}
+                {progress ? <CallProgress name={name} progress={progress} /> : null}
               </summary>
               {waiting && part.approval && renderApproval ? renderApproval(name, part.approval.id) : null}
               <p className="mt-2 text-xs text-muted-foreground">Arguments</p>

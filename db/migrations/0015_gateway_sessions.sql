@@ -15,6 +15,7 @@ CREATE TABLE "mcp_session_events" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"session_id" text NOT NULL,
 	"stream_id" text NOT NULL,
+	"seq" bigint DEFAULT nextval('mcp_session_events_id_seq') NOT NULL,
 	"message" jsonb NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
@@ -24,4 +25,4 @@ ALTER TABLE "mcp_gateway_sessions" ADD CONSTRAINT "mcp_gateway_sessions_api_key_
 ALTER TABLE "mcp_session_events" ADD CONSTRAINT "mcp_session_events_session_id_mcp_gateway_sessions_id_fk" FOREIGN KEY ("session_id") REFERENCES "public"."mcp_gateway_sessions"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "mcp_gateway_sessions_org_idx" ON "mcp_gateway_sessions" USING btree ("organization_id");--> statement-breakpoint
 CREATE INDEX "mcp_gateway_sessions_expiry_idx" ON "mcp_gateway_sessions" USING btree ("expires_at");--> statement-breakpoint
-CREATE INDEX "mcp_session_events_stream_idx" ON "mcp_session_events" USING btree ("session_id","stream_id","id");
+CREATE INDEX "mcp_session_events_stream_idx" ON "mcp_session_events" USING btree ("session_id","stream_id","seq");

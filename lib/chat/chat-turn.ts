@@ -1,5 +1,12 @@
 import { createHash, randomUUID } from "node:crypto";
-import { convertToModelMessages, stepCountIs, streamText } from "ai";
+import {
+  convertToModelMessages,
+  createUIMessageStream,
+  createUIMessageStreamResponse,
+  stepCountIs,
+  streamText,
+  type UIMessageStreamWriter,
+} from "ai";
 import type { Database } from "@/db/client";
 import type { UserContext } from "@/lib/auth/context";
 import { authSecret } from "@/lib/auth/secret";
@@ -11,6 +18,7 @@ import { chatModel } from "./model";
 import { describeModelError } from "./model-errors";
 import { prepareConversation } from "./prepare-conversation";
 import { attachmentForModel, withAttachmentsRead } from "./resource-attachments";
+import { withToolProgress } from "./tool-progress";
 import { forModel, withTurnError } from "./turn-errors";
 import { historyForTurn } from "./turn-history";
 import { chatTurnRequestSchema } from "./turn-request";
@@ -35,6 +43,11 @@ export async function chatTurn(
     message: message && (await withAttachmentsRead(db, ctx, active, message)),
   });
   const { model, name, baseURL } = chatModel(agent.model);
+  let writer: UIMessageStreamWriter | undefined;
+  // Progress goes to the browser as it comes, and is not kept with the messages.
+  const tools = withToolProgress(active.tools, (progress) =>
+    writer?.write({ type: "data-tool-progress", id: progress.toolCallId, data: progress, transient: true }),
+  );
   const result = streamText({
     model,
     system: agent.instructions || undefined,
@@ -44,7 +57,7 @@ export async function chatTurn(
       ignoreIncompleteToolCalls: true,
       convertDataPart: (part) => (part.type === "data-resource" ? attachmentForModel(part.data) : undefined),
     }),
-    tools: active.tools,
+    tools,
     experimental_toolApprovalSecret: createHash("sha256").update(`tool-approval:${authSecret()}`).digest(),
     stopWhen: stepCountIs(MAX_STEPS),
     abortSignal: options.signal,
@@ -59,18 +72,24 @@ export async function chatTurn(
       logger.warn("chat stream failed", { conversationId: conversation.id, err: error }),
   });
   let failure: string | undefined;
-  return result.toUIMessageStreamResponse({
+  const onError = (error: unknown) => {
+    const described = describeModelError(error, { name, baseURL });
+    // The first failure is the cause; later ones are what it left behind (no output, for instance).
+    failure ??= described;
+    return described;
+  };
+  const stream = createUIMessageStream({
     originalMessages: messages,
-    generateMessageId: () => randomUUID(),
+    generateId: () => randomUUID(),
+    execute: ({ writer: turnWriter }) => {
+      writer = turnWriter;
+      turnWriter.merge(result.toUIMessageStream({ onError }));
+    },
+    onError,
     onFinish: async ({ messages: finished }) => {
       // A failed turn is kept with its reason, so a reload still shows it and offers to retry.
       await saveMessages(db, conversation, failure ? withTurnError(finished, failure) : finished);
     },
-    onError: (error) => {
-      const described = describeModelError(error, { name, baseURL });
-      // The first failure is the cause; later ones are what it left behind (no output, for instance).
-      failure ??= described;
-      return described;
-    },
   });
+  return createUIMessageStreamResponse({ stream });
 }

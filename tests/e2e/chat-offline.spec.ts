@@ -83,6 +83,28 @@ test("offline chat: discovery at start, /call runs a real MCP tool, and the conv
   await expect(page.getByTestId("message-assistant").last()).toContainText("[image: image/png");
 });
 
+test("a long tool call shows its server's progress while it runs", async ({ page }) => {
+  await new RegisterPage(page).goto();
+  await new RegisterPage(page).register({
+    name: "Pia Progress",
+    email: "pia@example.com",
+    password: "progress please",
+    organizationName: "Progress Co",
+  });
+  await new IntegrationsPage(page).addFromCatalog("everything");
+  await page.getByRole("link", { name: "Chat", exact: true }).click();
+  await page.getByRole("button", { name: "New conversation" }).click();
+  const input = page.getByLabel("Message", { exact: true });
+  await input.fill('/call everything_trigger-long-running-operation {"duration": 4, "steps": 4}');
+  await input.press("Enter");
+  const toolCall = page.getByTestId("tool-call").last();
+  const progress = toolCall.getByTestId("tool-progress");
+  await expect(progress).toContainText(/[1-3] of 4/);
+  await expect(toolCall.getByRole("progressbar", { name: /Progress of everything_trigger/ })).toBeVisible();
+  await expect(toolCall.getByTestId("tool-status")).toHaveText("done", { timeout: 15_000 });
+  await expect(progress).toHaveCount(0);
+});
+
 test("the conversation list: no empty conversations, grouped by day with the agent, searchable by title", async ({
   page,
 }) => {

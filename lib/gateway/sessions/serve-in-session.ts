@@ -58,10 +58,11 @@ export async function serveInSession(
   });
 
   const streaming = requests.some((message) => message.method === "tools/call");
+  const events = streaming ? sessionEventStore(db, session.id) : undefined;
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: !streaming,
-    ...(streaming ? { eventStore: sessionEventStore(db, session.id) } : {}),
+    ...(events ? { eventStore: events.store } : {}),
   });
   await server.connect(transport);
   const exchange = await openExchange(
@@ -92,12 +93,34 @@ export async function serveInSession(
   };
   try {
     const response = await transport.handleRequest(request, { parsedBody: body });
-    if (!response.headers.get("content-type")?.includes("text/event-stream")) finish();
-    return response;
+    if (!response.headers.get("content-type")?.includes("text/event-stream") || !response.body) {
+      finish();
+      return response;
+    }
+    return withLossNoticed(response, response.body, () => {
+      if (!finished) void events?.lost();
+    });
   } catch (error) {
     finish();
     throw error;
   }
+}
+
+/** The response with its event stream passed through, telling `onLost` if the client leaves before its end. */
+function withLossNoticed(response: Response, body: ReadableStream<Uint8Array>, onLost: () => void): Response {
+  const reader = body.getReader();
+  const passed = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      onLost();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(passed, { status: response.status, headers: response.headers });
 }
 
 function isCancellation(message: JSONRPCMessage): boolean {

@@ -21,12 +21,12 @@ import type { GatewaySession } from "./session-store";
 // Proxies close quiet connections; a comment now and then keeps the stream open (and notices a session gone).
 const KEEP_ALIVE_MS = 25_000;
 
-async function latestRow(db: Database, sessionId: string, streamId: string): Promise<number> {
+async function latestSeq(db: Database, sessionId: string, streamId: string): Promise<number> {
   const [row] = await db
-    .select({ id: max(mcpSessionEvents.id) })
+    .select({ seq: max(mcpSessionEvents.seq) })
     .from(mcpSessionEvents)
     .where(and(eq(mcpSessionEvents.sessionId, sessionId), eq(mcpSessionEvents.streamId, streamId)));
-  return row?.id ?? 0;
+  return row?.seq ?? 0;
 }
 
 async function sessionExists(db: Database, session: GatewaySession): Promise<boolean> {
@@ -60,7 +60,7 @@ export async function serveSessionStream(
   if (lastEventId && !resumed)
     return jsonRpcError(400, -32000, `Bad Request: "${lastEventId}" is not an event id of this endpoint.`);
   const streamId = resumed?.streamId ?? STANDALONE_STREAM;
-  let after = resumed?.row ?? (await latestRow(db, session.id, streamId));
+  let after = resumed?.row ?? (await latestSeq(db, session.id, streamId));
 
   const encoder = new TextEncoder();
   let stop = () => {};
@@ -82,9 +82,9 @@ export async function serveSessionStream(
         do {
           again = false;
           for (const event of await sessionEventsAfter(db, session.id, streamId, after)) {
-            after = event.id;
+            after = event.seq;
             write(
-              `id: ${eventIdOf(streamId, event.id)}\nevent: message\ndata: ${JSON.stringify(event.message)}\n\n`,
+              `id: ${eventIdOf(streamId, event.seq)}\nevent: message\ndata: ${JSON.stringify(event.message)}\n\n`,
             );
             if (streamId !== STANDALONE_STREAM && isAnswer(event.message)) return end();
           }

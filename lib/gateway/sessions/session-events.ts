@@ -13,7 +13,7 @@ const KEEP_EVENTS_MS = 60 * 60_000;
 
 export const SESSION_EVENTS_CHANNEL = "switchboard_session_events";
 
-/** An event's id as the client sees it: its stream, then its place in the session (0: the stream's start). */
+/** An event's id as the client sees it: its stream, then its place in it (0: the stream's start). */
 export const eventIdOf = (streamId: string, row: number) => `${streamId}.${row}`;
 
 export function parseEventId(eventId: string): { streamId: string; row: number } | undefined {
@@ -23,41 +23,45 @@ export function parseEventId(eventId: string): { streamId: string; row: number }
   return { streamId: eventId.slice(0, dot), row };
 }
 
-/** Keeps a message for the session's client on one stream, and wakes whichever instance holds that stream. */
-export async function storeSessionEvent(
+/** Keeps messages for the session's client on one stream, and wakes whichever instance holds that stream. */
+async function storeEvents(
   db: Database,
   sessionId: string,
   streamId: string,
-  message: JSONRPCMessage,
-): Promise<string> {
-  const [row] = await db
-    .insert(mcpSessionEvents)
-    .values({ sessionId, streamId, message: message as Record<string, unknown> })
-    .returning({ id: mcpSessionEvents.id });
+  events: { seq: number; message: JSONRPCMessage }[],
+): Promise<void> {
+  if (events.length === 0) return;
+  await db.insert(mcpSessionEvents).values(
+    events.map(({ seq, message }) => ({
+      sessionId,
+      streamId,
+      seq,
+      message: message as Record<string, unknown>,
+    })),
+  );
   await publishChange(db, SESSION_EVENTS_CHANNEL, sessionId);
-  return eventIdOf(streamId, (row as { id: number }).id);
 }
 
-/** The stream's events after the given one, oldest first. */
+/** The stream's kept events after the given one, in order. */
 export async function sessionEventsAfter(
   db: Database,
   sessionId: string,
   streamId: string,
-  afterRow: number,
-): Promise<{ id: number; message: JSONRPCMessage }[]> {
+  afterSeq: number,
+): Promise<{ seq: number; message: JSONRPCMessage }[]> {
   const rows = await db
-    .select({ id: mcpSessionEvents.id, message: mcpSessionEvents.message })
+    .select({ seq: mcpSessionEvents.seq, message: mcpSessionEvents.message })
     .from(mcpSessionEvents)
     .where(
       and(
         eq(mcpSessionEvents.sessionId, sessionId),
         eq(mcpSessionEvents.streamId, streamId),
-        gt(mcpSessionEvents.id, afterRow),
+        gt(mcpSessionEvents.seq, afterSeq),
       ),
     )
-    .orderBy(asc(mcpSessionEvents.id))
+    .orderBy(asc(mcpSessionEvents.seq))
     .limit(500);
-  return rows.map((row) => ({ id: row.id, message: row.message as JSONRPCMessage }));
+  return rows.map((row) => ({ seq: row.seq, message: row.message as JSONRPCMessage }));
 }
 
 /** Drops events no client came back for. */
@@ -67,22 +71,56 @@ export async function pruneSessionEvents(db: Database): Promise<void> {
     .where(lt(mcpSessionEvents.createdAt, sql`now() - make_interval(secs => ${KEEP_EVENTS_MS / 1000})`));
 }
 
+// A call that reports progress very often keeps at most this many events in memory before keeping them here.
+const KEPT_IN_MEMORY = 200;
+
 /**
- * The SDK transport's event store for one request of a session: each message of its answer is kept, so a client
- * whose stream broke resumes it on any instance. The stream's opening (priming) event is not stored.
+ * The SDK transport's event store for one POST of a session. While the client holds the stream, its events are
+ * only numbered and kept in memory: most calls end so, and cost the database nothing. Once the client loses it
+ * (`lost`), they are written here with every later one, so the client resumes the stream (GET with
+ * Last-Event-ID) on any instance. The stream's opening (priming) event is not stored.
  */
-export function sessionEventStore(db: Database, sessionId: string): EventStore {
-  return {
+export function sessionEventStore(db: Database, sessionId: string) {
+  const streams = new Map<string, { seq: number; kept: { seq: number; message: JSONRPCMessage }[] }>();
+  let lost = false;
+  let writing = Promise.resolve();
+  // Writes one after the other, so a stream's events are stored in order.
+  const write = (streamId: string, events: { seq: number; message: JSONRPCMessage }[]) => {
+    writing = writing.then(() => storeEvents(db, sessionId, streamId, events));
+    return writing;
+  };
+  const store: EventStore = {
     async storeEvent(streamId, message) {
+      let stream = streams.get(streamId);
+      if (!stream) {
+        stream = { seq: 0, kept: [] };
+        streams.set(streamId, stream);
+      }
       if (!("jsonrpc" in message)) return eventIdOf(streamId, 0);
-      return storeSessionEvent(db, sessionId, streamId, message);
+      const event = { seq: ++stream.seq, message };
+      if (lost) await write(streamId, [event]);
+      else {
+        stream.kept.push(event);
+        if (stream.kept.length >= KEPT_IN_MEMORY) await write(streamId, stream.kept.splice(0));
+      }
+      return eventIdOf(streamId, event.seq);
     },
     async replayEventsAfter(lastEventId, { send }) {
       const parsed = parseEventId(lastEventId);
       if (!parsed) throw new Error("Unknown event id");
       for (const event of await sessionEventsAfter(db, sessionId, parsed.streamId, parsed.row))
-        await send(eventIdOf(parsed.streamId, event.id), event.message);
+        await send(eventIdOf(parsed.streamId, event.seq), event.message);
       return parsed.streamId;
+    },
+  };
+  return {
+    store,
+    /** The client lost the stream: what it may have missed is written, and so is all that follows. */
+    lost(): Promise<void> {
+      if (lost) return writing;
+      lost = true;
+      for (const [streamId, stream] of streams) void write(streamId, stream.kept.splice(0));
+      return writing;
     },
   };
 }
