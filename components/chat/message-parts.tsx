@@ -3,6 +3,7 @@ import { FileText } from "lucide-react";
 import type { ReactNode } from "react";
 import { ToolResult } from "@/components/integrations/tool-result";
 import { LongText } from "@/components/ui/long-text";
+import { ProgressReport } from "@/components/ui/progress-report";
 import type { ToolProgress } from "@/lib/chat/tool-progress-schema";
 import { cn } from "@/lib/cn";
 import type { ToolResult as ToolResultData } from "@/lib/tools/types";
@@ -36,27 +37,6 @@ function failed(part: ToolPart): boolean {
     typeof part.output === "object" &&
     part.output !== null &&
     (part.output as { isError?: unknown }).isError === true
-  );
-}
-
-/** A running call's progress: a bar when the server says how far there is to go, its message either way. */
-function CallProgress({ name, progress }: { name: string; progress: ToolProgress }) {
-  const { total } = progress;
-  const label = total ? `${Math.min(progress.progress, total)} of ${total}` : `${progress.progress} so far`;
-  return (
-    <div className="mt-2 grid gap-1" data-testid="tool-progress">
-      {total ? (
-        <progress
-          className="h-1.5 w-full overflow-hidden rounded-full accent-primary"
-          value={Math.min(progress.progress, total)}
-          max={total}
-          aria-label={`Progress of ${name}`}
-        />
-      ) : null}
-      <p className="text-xs text-muted-foreground" aria-live="polite">
-        {progress.message ? `${progress.message} · ${label}` : label}
-      </p>
-    </div>
   );
 }
 
@@ -144,7 +124,7 @@ export function MessageParts({
                   {status}
                 </span>
                 {/* In the summary, so it shows while the call is folded. */}
-                {progress ? <CallProgress name={name} progress={progress} /> : null}
+                {progress ? <ProgressReport label={name} {...progress} /> : null}
               </summary>
               {waiting && part.approval && renderApproval ? renderApproval(name, part.approval.id) : null}
               <p className="mt-2 text-xs text-muted-foreground">Arguments</p>

@@ -50,6 +50,18 @@ test.describe
       await page.getByRole("button", { name: "Run tool" }).click();
       await expect(page.getByTestId("arg-message-error")).toHaveText("Required.");
 
+      // A call whose server reports progress shows it while it runs.
+      const reported = await integrations.runTool("trigger-long-running-operation", {
+        duration: "3",
+        steps: "3",
+      });
+      await expect(page.getByTestId("tool-progress")).toContainText(/[12] of 3/);
+      await expect(
+        page.getByRole("progressbar", { name: "Progress of trigger-long-running-operation" }),
+      ).toBeVisible();
+      await expect(reported).toContainText(/completed/i);
+      await expect(page.getByTestId("tool-progress")).toHaveCount(0);
+
       // A long call shows how long it has run, and Cancel stops it.
       const long = await integrations.runTool("trigger-long-running-operation", {
         duration: "60",

@@ -28,11 +28,11 @@ afterAll(async () => {
   await handle?.close();
 });
 
-const run = (args: Record<string, unknown>, signal?: AbortSignal) =>
+const run = (args: Record<string, unknown>, signal?: AbortSignal, accept = "application/json") =>
   runToolRoute(
     new Request(`http://localhost:3000/api/integrations/${integrationId}/run`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", accept },
       body: JSON.stringify({ toolName: "trigger-long-running-operation", args }),
       signal,
     }),
@@ -43,6 +43,37 @@ it("runs a tool of the integration and answers its result", async () => {
   const response = await run({ duration: 0.2, steps: 2 });
   expect(response.status).toBe(200);
   expect(await response.json()).toMatchObject({ isError: false });
+});
+
+it("streams the server's progress reports, then the result, when asked for NDJSON", async () => {
+  const response = await run({ duration: 0.4, steps: 4 }, undefined, "application/x-ndjson");
+  expect(response.headers.get("content-type")).toBe("application/x-ndjson");
+  const lines = (await response.text())
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+  expect(lines.slice(0, -1)).toEqual(
+    [1, 2, 3, 4].map((progress) => ({ type: "progress", progress, total: 4 })),
+  );
+  expect(lines.at(-1)).toMatchObject({ type: "result", result: { isError: false } });
+});
+
+it("streams a refusal with the status and body a plain answer would have had", async () => {
+  const response = await runToolRoute(
+    new Request(`http://localhost:3000/api/integrations/${integrationId}/run`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/x-ndjson" },
+      body: JSON.stringify({ toolName: "no-such-tool", args: {} }),
+    }),
+    { params: Promise.resolve({ id: integrationId }) },
+  );
+  const lines = (await response.text()).trim().split("\n");
+  expect(lines).toHaveLength(1);
+  expect(JSON.parse(lines[0] as string)).toEqual({
+    type: "refusal",
+    status: 404,
+    body: { error: 'The tool "no-such-tool" of Everything was not found.', code: "not_found:resource" },
+  });
 });
 
 it("ends the call on the MCP server when the browser cancels, long before the tool would have finished", async () => {

@@ -1,9 +1,12 @@
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
+import { toErrorResponse } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
+import { progressStream, wantsProgress } from "@/lib/http/progress-stream";
 import { readJsonBody } from "@/lib/http/read-json";
 import { runIntegrationTool } from "@/lib/mcp/integrations-service";
+import { withDownstreamRelay } from "@/lib/mcp/relay/downstream-relay";
 import { parseInput } from "@/lib/validation";
 
 export const dynamic = "force-dynamic";
@@ -17,16 +20,20 @@ const bodySchema = z
 
 /**
  * The integration page's tool runner: one call of one of its tools, as the signed-in user. A route rather than
- * a server action, so the browser can cancel it: a cancelled request cancels the call on the MCP server.
+ * a server action, so the browser can cancel it: a cancelled request cancels the call on the MCP server. Asked
+ * for NDJSON, it streams the server's progress reports before the result.
  */
 export const POST = apiRoute<{ id: string }>(
   "POST /api/integrations/[id]/run",
-  async (request, { params }) => {
+  async (request, { params, requestId }) => {
     const ctx = await requireApiContext();
     const { toolName, args } = parseInput(bodySchema, await readJsonBody(request));
-    const result = await runIntegrationTool(getDb(), ctx, (await params).id, toolName, args, {
-      signal: request.signal,
-    });
-    return Response.json(result);
+    const id = (await params).id;
+    const run = () => runIntegrationTool(getDb(), ctx, id, toolName, args, { signal: request.signal });
+    if (!wantsProgress(request)) return Response.json(await run());
+    return progressStream(
+      (report) => withDownstreamRelay({ progress: report }, run),
+      (error) => toErrorResponse(error, { route: "POST /api/integrations/[id]/run", requestId }),
+    );
   },
 );

@@ -1,0 +1,37 @@
+import type { Progress } from "@modelcontextprotocol/sdk/types.js";
+
+export const NDJSON = "application/x-ndjson";
+
+/** Whether the caller asked to follow the work's progress (Accept: application/x-ndjson). */
+export const wantsProgress = (request: Request) => Boolean(request.headers.get("accept")?.includes(NDJSON));
+
+/**
+ * Work answered as newline-delimited JSON: a `{"type":"progress",…}` line each time it reports progress, then one
+ * `{"type":"result","result":…}` line, or, if it fails, `{"type":"refusal","status":…,"body":…}` with the status
+ * and body its error would have had as a plain answer.
+ */
+export function progressStream(
+  run: (report: (progress: Progress) => void) => Promise<unknown>,
+  refusalOf: (error: unknown) => Response,
+): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let open = true;
+      const line = (value: unknown) => {
+        if (open) controller.enqueue(encoder.encode(`${JSON.stringify(value)}\n`));
+      };
+      try {
+        line({ type: "result", result: await run((progress) => line({ type: "progress", ...progress })) });
+      } catch (error) {
+        const refused = refusalOf(error);
+        line({ type: "refusal", status: refused.status, body: await refused.json() });
+      }
+      open = false;
+      controller.close();
+    },
+  });
+  return new Response(body, {
+    headers: { "content-type": NDJSON, "cache-control": "no-store, no-transform" },
+  });
+}
