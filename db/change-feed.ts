@@ -14,7 +14,8 @@ export type ChangeChannel =
   | "switchboard_orgs"
   | "switchboard_gateway_sessions"
   | "switchboard_session_events"
-  | "switchboard_session_inbox";
+  | "switchboard_session_inbox"
+  | "switchboard_pending_answers";
 
 type Listener = (payload: string) => void;
 

@@ -61,14 +61,24 @@ let plainHub: RunningHub | undefined;
 let app: RunningApp | undefined;
 const clients: Client[] = [];
 
+/** A fetch that never sends the session id the gateway hands out: a client that keeps no session. */
+const withoutSession =
+  (fetch: (url: string | URL, init?: RequestInit) => Promise<Response>) =>
+  (url: string | URL, init?: RequestInit) => {
+    const headers = new Headers(init?.headers);
+    headers.delete("mcp-session-id");
+    return fetch(url, { ...init, headers });
+  };
+
 /**
  * A client listing tools through the gateway that receives each answer to its last byte, as sent (compressed when
  * the app compresses), without decoding it, so the figure is the server's: decompressing, parsing and checking a
  * 10,000-tool answer (1.5 MB) costs a client 20–35 ms of CPU, on the same two cores as the app. The SDK's client
- * makes the handshake, and a session, if the gateway hands one out, is used.
+ * makes the handshake.
  */
 async function connectLister(url: string, ring: ApiKeyRing) {
-  const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: ring.fetch });
+  // Keys change from request to request, and a session belongs to one key: the lister keeps none.
+  const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: withoutSession(ring.fetch) });
   const client = new Client({ name: "switchboard-bench", version: "1.0.0" });
   await client.connect(transport);
   clients.push(client);
@@ -82,7 +92,6 @@ async function connectLister(url: string, ring: ApiKeyRing) {
     // What Node's fetch, and so the SDK's client, asks for.
     "accept-encoding": "gzip, deflate",
     ...(transport.protocolVersion ? { "mcp-protocol-version": transport.protocolVersion } : {}),
-    ...(transport.sessionId ? { "mcp-session-id": transport.sessionId } : {}),
   });
   /** One page decoded (JSON, or an event stream's data lines): its tools and the cursor to the next. */
   const ListAnswer = z.object({
@@ -130,15 +139,6 @@ async function connectLister(url: string, ring: ApiKeyRing) {
     },
   };
 }
-
-/** A fetch that never sends the session id the gateway hands out: a client that keeps no session. */
-const withoutSession =
-  (fetch: (url: string | URL, init?: RequestInit) => Promise<Response>) =>
-  (url: string | URL, init?: RequestInit) => {
-    const headers = new Headers(init?.headers);
-    headers.delete("mcp-session-id");
-    return fetch(url, { ...init, headers });
-  };
 
 async function connect(
   url: string,

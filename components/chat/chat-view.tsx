@@ -13,15 +13,23 @@ import { allowToolAlwaysAction } from "@/app/(app)/chat/[id]/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
+import { postJson } from "@/components/ui/post-json";
 import { approvalsOf } from "@/lib/chat/approvals";
 import type { ConversationView } from "@/lib/chat/conversation-view";
-import { type ToolProgress, toolProgressSchema } from "@/lib/chat/tool-progress-schema";
+import {
+  type ToolAnswer,
+  type ToolProgress,
+  type ToolQuestion,
+  toolProgressSchema,
+  toolQuestionSchema,
+} from "@/lib/chat/tool-relay-schema";
 import { Composer } from "./composer";
 import { ConversationHeader } from "./conversation-header";
 import { MessageParts } from "./message-parts";
 import { startDiscovery } from "./start-discovery";
 import { StartProgress, useStartProgress } from "./start-progress";
 import { type ApprovalDecision, ToolApproval } from "./tool-approval";
+import { ToolQuestionForm } from "./tool-question";
 import { useFollowLatest } from "./use-follow-latest";
 
 const DENIED = "The user denied this tool call.";
@@ -66,6 +74,17 @@ export function ChatView({
   const [startError, setStartError] = useState<string>();
   const [approvalError, setApprovalError] = useState<string>();
   const [progress, setProgress] = useState<Record<string, ToolProgress>>({});
+  const [questions, setQuestions] = useState<Record<string, ToolQuestion>>({});
+  const answer = async (question: ToolQuestion, reply: ToolAnswer) => {
+    const outcome = await postJson(
+      `/api/chat/${conversationId}/answers/${question.id}`,
+      reply,
+      new AbortController().signal,
+    ).catch(() => ({ ok: false as const, error: "Could not reach the server. Try again." }));
+    if (!outcome.ok) return outcome.error;
+    setQuestions(({ [question.toolCallId]: _answered, ...rest }) => rest);
+    return undefined;
+  };
   const { messages, setMessages, sendMessage, status, stop, regenerate, error, addToolApprovalResponse } =
     useChat({
       id: conversationId,
@@ -85,9 +104,13 @@ export function ChatView({
       // The conversation's discovery and title are stored by the server: show them once the turn ends.
       onFinish: () => router.refresh(),
       onData: (part) => {
-        if (part.type !== "data-tool-progress") return;
-        const parsed = toolProgressSchema.safeParse(part.data);
-        if (parsed.success) setProgress((known) => ({ ...known, [parsed.data.toolCallId]: parsed.data }));
+        if (part.type === "data-tool-progress") {
+          const parsed = toolProgressSchema.safeParse(part.data);
+          if (parsed.success) setProgress((known) => ({ ...known, [parsed.data.toolCallId]: parsed.data }));
+        } else if (part.type === "data-tool-question") {
+          const parsed = toolQuestionSchema.safeParse(part.data);
+          if (parsed.success) setQuestions((known) => ({ ...known, [parsed.data.toolCallId]: parsed.data }));
+        }
       },
     });
   const busy = status === "submitted" || status === "streaming";
@@ -179,6 +202,12 @@ export function ChatView({
                 <MessageParts
                   message={message}
                   progressOf={(toolCallId) => progress[toolCallId]}
+                  renderQuestion={(toolCallId) => {
+                    const question = questions[toolCallId];
+                    return question ? (
+                      <ToolQuestionForm question={question} onAnswer={(reply) => answer(question, reply)} />
+                    ) : null;
+                  }}
                   renderApproval={(toolName, approvalId) => (
                     <ToolApproval
                       toolName={toolName}

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { ToolResult } from "@/components/integrations/tool-result";
 import { LongText } from "@/components/ui/long-text";
 import { ProgressReport } from "@/components/ui/progress-report";
-import type { ToolProgress } from "@/lib/chat/tool-progress-schema";
+import type { ToolProgress } from "@/lib/chat/tool-relay-schema";
 import { cn } from "@/lib/cn";
 import type { ToolResult as ToolResultData } from "@/lib/tools/types";
 import { Markdown } from "./markdown";
@@ -55,12 +55,15 @@ function statusOf(part: ToolPart): string {
 export function MessageParts({
   message,
   progressOf,
+  renderQuestion,
   renderApproval,
   renderTurnError,
 }: {
   message: UIMessage;
   /** What the tool's server last said of a running call's progress. */
   progressOf?: (toolCallId: string) => ToolProgress | undefined;
+  /** A question the tool's server asks while the call waits, if there is one. */
+  renderQuestion?: (toolCallId: string) => ReactNode;
   renderApproval?: (toolName: string, approvalId: string) => ReactNode;
   /** How a turn that failed shows its reason (with a way to retry). */
   renderTurnError?: (reason: string) => ReactNode;
@@ -102,10 +105,11 @@ export function MessageParts({
           const waiting = part.state === "approval-requested";
           const status = statusOf(part);
           const progress = done ? undefined : progressOf?.(part.toolCallId);
+          const question = done ? null : renderQuestion?.(part.toolCallId);
           return (
             <details
               key={key}
-              open={waiting || undefined}
+              open={waiting || Boolean(question) || undefined}
               className={cn(
                 "min-w-0 rounded-md border px-3 py-2 text-sm",
                 (failed(part) || status === "denied") && "border-destructive/50",
@@ -126,6 +130,7 @@ export function MessageParts({
                 {/* In the summary, so it shows while the call is folded. */}
                 {progress ? <ProgressReport label={name} {...progress} /> : null}
               </summary>
+              {question}
               {waiting && part.approval && renderApproval ? renderApproval(name, part.approval.id) : null}
               <p className="mt-2 text-xs text-muted-foreground">Arguments</p>
               <LongText text={JSON.stringify(part.input ?? {}, null, 2)} />

@@ -85,19 +85,24 @@ export function SchemaForm({
   values,
   errors,
   onChange,
+  idPrefix = "arg",
+  empty = "This tool takes no arguments.",
 }: {
   schema: Record<string, unknown>;
   values: FormValues;
   errors: Record<string, string>;
   onChange: (values: FormValues) => void;
+  /** Starts each field's id, so that two forms on one page keep theirs apart. */
+  idPrefix?: string;
+  /** What is said when the schema asks for nothing. */
+  empty?: string;
 }) {
   const fields = propertiesOf(schema);
-  if (fields.length === 0)
-    return <p className="text-sm text-muted-foreground">This tool takes no arguments.</p>;
+  if (fields.length === 0) return <p className="text-sm text-muted-foreground">{empty}</p>;
   return (
     <div className="grid gap-3">
       {fields.map(({ name, property, required }) => {
-        const id = `arg-${name}`;
+        const id = `${idPrefix}-${name}`;
         const type = typeOf(property);
         const label = `${property.title ?? name}${required ? " *" : ""}`;
         const value = values[name];

@@ -13,12 +13,13 @@ import { authSecret } from "@/lib/auth/secret";
 import { logger } from "@/lib/logger";
 import { tracingOn } from "@/lib/tracing/tracer";
 import { parseInput } from "@/lib/validation";
+import { askInChat } from "./ask-in-chat";
 import { getConversation, loadMessages, saveMessages } from "./conversations";
 import { chatModel } from "./model";
 import { describeModelError } from "./model-errors";
 import { prepareConversation } from "./prepare-conversation";
 import { attachmentForModel, withAttachmentsRead } from "./resource-attachments";
-import { withToolProgress } from "./tool-progress";
+import { withToolRelay } from "./tool-relay";
 import { forModel, withTurnError } from "./turn-errors";
 import { historyForTurn } from "./turn-history";
 import { chatTurnRequestSchema } from "./turn-request";
@@ -44,10 +45,17 @@ export async function chatTurn(
   });
   const { model, name, baseURL } = chatModel(agent.model);
   let writer: UIMessageStreamWriter | undefined;
-  // Progress goes to the browser as it comes, and is not kept with the messages.
-  const tools = withToolProgress(active.tools, (progress) =>
-    writer?.write({ type: "data-tool-progress", id: progress.toolCallId, data: progress, transient: true }),
-  );
+  // Progress and questions go to the browser as they come, and are not kept with the messages.
+  const tools = withToolRelay(active.tools, {
+    progress: (toolCallId, progress) =>
+      writer?.write({
+        type: "data-tool-progress",
+        id: toolCallId,
+        data: { toolCallId, ...progress },
+        transient: true,
+      }),
+    elicit: (toolCallId, params, signal) => askInChat(db, ctx, toolCallId, params, signal, writer),
+  });
   const result = streamText({
     model,
     system: agent.instructions || undefined,

@@ -15,9 +15,10 @@ export function progressStream(
   refusalOf: (error: unknown) => Response,
 ): Response {
   const encoder = new TextEncoder();
+  // A caller that leaves closes the stream; nothing more is written to it.
+  let open = true;
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
-      let open = true;
       const line = (value: unknown) => {
         if (open) controller.enqueue(encoder.encode(`${JSON.stringify(value)}\n`));
       };
@@ -27,8 +28,11 @@ export function progressStream(
         const refused = refusalOf(error);
         line({ type: "refusal", status: refused.status, body: await refused.json() });
       }
+      if (open) controller.close();
       open = false;
-      controller.close();
+    },
+    cancel() {
+      open = false;
     },
   });
   return new Response(body, {
