@@ -105,6 +105,37 @@ test("a long tool call shows its server's progress while it runs", async ({ page
   await expect(progress).toHaveCount(0);
 });
 
+test("a tool's server asks a question in the chat, and the call goes on with the answer", async ({
+  page,
+}) => {
+  await new RegisterPage(page).goto();
+  await new RegisterPage(page).register({
+    name: "Quentin Question",
+    email: "quentin@example.com",
+    password: "questions welcome",
+    organizationName: "Question Co",
+  });
+  await new IntegrationsPage(page).addFromCatalog("everything");
+  await page.getByRole("link", { name: "Chat", exact: true }).click();
+  await page.getByRole("button", { name: "New conversation" }).click();
+  const input = page.getByLabel("Message", { exact: true });
+  await input.fill("/call everything_trigger-elicitation-request {}");
+  await input.press("Enter");
+  const question = page.getByTestId("tool-question");
+  await expect(question).toContainText("Please provide inputs");
+  await page.screenshot({ path: test.info().outputPath("tool-question.png"), fullPage: true });
+  // The form checks what the server's schema requires before sending.
+  await question.getByRole("button", { name: "Send answer" }).click();
+  await expect(question.getByText("Required.")).toBeVisible();
+  await question.getByLabel("String *", { exact: true }).fill("Quentin Q");
+  await question.getByRole("button", { name: "Send answer" }).click();
+  await expect(question).toHaveCount(0);
+  const toolCall = page.getByTestId("tool-call").last();
+  await expect(toolCall.getByTestId("tool-status")).toHaveText("done");
+  await toolCall.locator("summary").click();
+  await expect(toolCall.getByTestId("tool-output")).toContainText("- Name: Quentin Q");
+});
+
 test("the conversation list: no empty conversations, grouped by day with the agent, searchable by title", async ({
   page,
 }) => {
