@@ -7,8 +7,21 @@ export interface JsonSchemaProperty {
   type?: string | string[];
   description?: string;
   enum?: unknown[];
+  /** Choices with their own labels: `[{ const: "hero-1", title: "Superman" }, …]`. */
+  oneOf?: { const?: unknown; title?: string }[];
   default?: unknown;
   title?: string;
+}
+
+/** A property's choices, each with its value and label, if it offers a fixed set. */
+function choicesOf(property: JsonSchemaProperty): { value: string; label: string }[] | undefined {
+  if (property.enum) return property.enum.map((option) => ({ value: String(option), label: String(option) }));
+  const titled = property.oneOf?.filter((option) => option.const !== undefined);
+  if (!titled?.length) return undefined;
+  return titled.map((option) => ({
+    value: String(option.const),
+    label: option.title ?? String(option.const),
+  }));
 }
 
 export type FormValues = Record<string, string | boolean>;
@@ -107,6 +120,7 @@ export function SchemaForm({
         const label = `${property.title ?? name}${required ? " *" : ""}`;
         const value = values[name];
         const set = (next: string | boolean) => onChange({ ...values, [name]: next });
+        const choices = choicesOf(property);
         if (type === "boolean") {
           return (
             <label key={name} className="flex items-center gap-2 text-sm">
@@ -124,16 +138,16 @@ export function SchemaForm({
         }
         return (
           <Field key={name} id={id} label={label} hint={property.description} error={errors[name]}>
-            {property.enum ? (
+            {choices ? (
               <Select
                 id={id}
                 value={typeof value === "string" ? value : ""}
                 onChange={(event) => set(event.target.value)}
               >
                 <option value="">Choose…</option>
-                {property.enum.map((option) => (
-                  <option key={String(option)} value={String(option)}>
-                    {String(option)}
+                {choices.map((choice) => (
+                  <option key={choice.value} value={choice.value}>
+                    {choice.label}
                   </option>
                 ))}
               </Select>

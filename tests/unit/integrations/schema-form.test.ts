@@ -52,4 +52,25 @@ describe("the tool runner's form", () => {
       errors: {},
     });
   });
+
+  it("offers titled choices (oneOf with const and title) by their titles, sending their values", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        hero: {
+          type: "string",
+          oneOf: [
+            { const: "hero-1", title: "Superman" },
+            { const: "hero-2", title: "Wonder Woman" },
+          ],
+        },
+      },
+    };
+    const html = renderToStaticMarkup(
+      createElement(SchemaForm, { schema, values: {}, errors: {}, onChange: () => {}, idPrefix: "q1" }),
+    );
+    expect(html).toMatch(/<select [^>]*id="q1-hero"/);
+    expect(html).toContain('<option value="hero-2">Wonder Woman</option>');
+    expect(toArguments(schema, { hero: "hero-2" }).args).toEqual({ hero: "hero-2" });
+  });
 });
