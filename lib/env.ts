@@ -84,6 +84,11 @@ export const envSchema = z.object({
   MCP_TIMEOUT_MS: wholeNumber("milliseconds", 30_000),
   MCP_IDLE_TIMEOUT_MS: wholeNumber("milliseconds", 300_000),
   /**
+   * Items per page of the gateway's tools/list, resources/list, prompts/list and template lists; 0 answers each
+   * in one page, since many clients read only the first page.
+   */
+  MCP_LIST_PAGE_SIZE: wholeNumber("items a page (0: all in one)", 0),
+  /**
    * Local (stdio) MCP server processes this instance runs at once, about 70 MB each: 32 is some 2.2 GB.
    * 0 turns the limit off.
    */

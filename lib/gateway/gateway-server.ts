@@ -18,6 +18,7 @@ import {
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import type { Database } from "@/db/client";
 import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
+import { getEnv } from "@/lib/env";
 import { withDownstreamRelay } from "@/lib/mcp/relay/downstream-relay";
 import type { CatalogIntegration } from "@/lib/mcp/repository";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
@@ -26,6 +27,7 @@ import { orgCatalog } from "@/lib/tools/catalog-cache";
 import { allows } from "@/lib/tools/scope";
 import { integrationToolName } from "@/lib/tools/tool-names";
 import type { ToolDescriptor } from "@/lib/tools/types";
+import { pageOf } from "./list-pages";
 import { invalidParams, upstreamError } from "./mcp-errors";
 import { CALL_TOOL, callToolArgs, FIND_TOOLS, findTools, findToolsArgs, metaTools } from "./meta-tools";
 import { gatewayResourceUri, parseGatewayResourceUri } from "./resource-names";
@@ -107,6 +109,15 @@ export async function serializedGatewayToolList(db: Database, ctx: ApiKeyContext
 // share one.
 let sharedValidator: AjvJsonSchemaValidator | undefined;
 
+/** One page of a list answer, `{ [key]: items, nextCursor? }`, at the configured page size. */
+export function paged<K extends string, T>(key: K, items: T[], cursor: string | undefined) {
+  const page = pageOf(key, items, cursor, getEnv().MCP_LIST_PAGE_SIZE);
+  return {
+    [key]: page.items,
+    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+  } as { [P in K]: T[] } & { nextCursor?: string };
+}
+
 /** An SDK server for one request, offering tools, resources, prompts and logging (whose level it accepts). */
 export function requestServer(
   info: { name: string; title: string; version: string },
@@ -154,7 +165,9 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext, session?: 
   const listScoped = () => listTools(db, ctx, { scope: ctx.toolScope });
   const useCases = mcpUseCases(db);
 
-  server.setRequestHandler(ListToolsRequestSchema, () => gatewayToolList(db, ctx));
+  server.setRequestHandler(ListToolsRequestSchema, async (request) =>
+    paged("tools", (await gatewayToolList(db, ctx)).tools, request.params?.cursor),
+  );
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
@@ -179,31 +192,34 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext, session?: 
     return callCatalogTool(db, ctx, name, args, extra, session);
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: (await enabledIntegrations()).flatMap((integration) =>
-      (integration.discovered?.resources ?? []).map((resource) => ({
-        ...resource,
-        uri: gatewayResourceUri(integration.slug, resource.uri),
-      })),
+  server.setRequestHandler(ListResourcesRequestSchema, async (request) =>
+    paged(
+      "resources",
+      (await enabledIntegrations()).flatMap((integration) =>
+        (integration.discovered?.resources ?? []).map((resource) => ({
+          ...resource,
+          uri: gatewayResourceUri(integration.slug, resource.uri),
+        })),
+      ),
+      request.params?.cursor,
     ),
-  }));
+  );
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => {
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request) => {
     const rows = await enabledIntegrations();
     // Asked live (templates are not in the stored discovery); a failing server only loses its own templates.
     const listed = await Promise.allSettled(
       rows.map((row) => useCases.listResourceTemplates.execute(ctx, { integrationId: row.id })),
     );
-    return {
-      resourceTemplates: listed.flatMap((result, index) => {
-        const row = rows[index] as CatalogIntegration;
-        if (result.status === "rejected") return [];
-        return result.value.map((template) => ({
-          ...template,
-          uriTemplate: gatewayResourceUri(row.slug, template.uriTemplate),
-        }));
-      }),
-    };
+    const templates = listed.flatMap((result, index) => {
+      const row = rows[index] as CatalogIntegration;
+      if (result.status === "rejected") return [];
+      return result.value.map((template) => ({
+        ...template,
+        uriTemplate: gatewayResourceUri(row.slug, template.uriTemplate),
+      }));
+    });
+    return paged("resourceTemplates", templates, request.params?.cursor);
   });
 
   serveSubscriptions(server, db, ctx, session, async (uri) => {
@@ -245,9 +261,9 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext, session?: 
     return { entries, prompts };
   };
 
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: (await promptsByName()).prompts,
-  }));
+  server.setRequestHandler(ListPromptsRequestSchema, async (request) =>
+    paged("prompts", (await promptsByName()).prompts, request.params?.cursor),
+  );
 
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     const entry = (await promptsByName()).entries.get(request.params.name);

@@ -17,7 +17,7 @@ import { orgCatalog } from "@/lib/tools/catalog-cache";
 import { discoverMissing, refreshStaleDiscoveries } from "@/lib/tools/refresh-discoveries";
 import { allows } from "@/lib/tools/scope";
 import { integrationToolName } from "@/lib/tools/tool-names";
-import { callCatalogTool, requestServer } from "./gateway-server";
+import { callCatalogTool, paged, requestServer } from "./gateway-server";
 import { invalidParams, upstreamError } from "./mcp-errors";
 import type { GatewaySession } from "./sessions/session-store";
 import { serveSubscriptions } from "./sessions/subscriptions";
@@ -62,7 +62,9 @@ export function createIntegrationServer(
   const useCases = mcpUseCases(db);
   const target = { integrationId: integration.id };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: discovered.tools }));
+  server.setRequestHandler(ListToolsRequestSchema, (request) =>
+    paged("tools", discovered.tools, request.params?.cursor),
+  );
 
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const { name } = request.params;
@@ -72,13 +74,19 @@ export function createIntegrationServer(
     return callCatalogTool(db, ctx, catalogName, request.params.arguments ?? {}, extra, session);
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: discovered.resources }));
+  server.setRequestHandler(ListResourcesRequestSchema, (request) =>
+    paged("resources", discovered.resources, request.params?.cursor),
+  );
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: await useCases.listResourceTemplates.execute(ctx, target).catch((error: unknown) => {
-      throw upstreamError(error);
-    }),
-  }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request) =>
+    paged(
+      "resourceTemplates",
+      await useCases.listResourceTemplates.execute(ctx, target).catch((error: unknown) => {
+        throw upstreamError(error);
+      }),
+      request.params?.cursor,
+    ),
+  );
 
   serveSubscriptions(server, db, ctx, session, async (uri) => ({ ...target, uri }));
 
@@ -88,7 +96,9 @@ export function createIntegrationServer(
     }),
   );
 
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: discovered.prompts }));
+  server.setRequestHandler(ListPromptsRequestSchema, (request) =>
+    paged("prompts", discovered.prompts, request.params?.cursor),
+  );
 
   server.setRequestHandler(GetPromptRequestSchema, (request) => {
     const { name } = request.params;

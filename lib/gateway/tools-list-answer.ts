@@ -9,7 +9,7 @@ import {
 /**
  * The id of a lone tools/list request that the SDK's stateless transport and server would answer plainly: the
  * client accepts JSON, its protocol version (if it says one) is supported, and the message is a valid tools/list
- * request with nothing task-related in it. Anything else (a batch, another method, a request the transport would
+ * request with nothing task-related in it and no cursor. Anything else (a batch, another method, a request the transport would
  * refuse) gives undefined and is left to the SDK.
  */
 export function loneToolsListId(headers: Headers, body: unknown): RequestId | undefined {
@@ -26,6 +26,8 @@ export function loneToolsListId(headers: Headers, body: unknown): RequestId | un
   const params = message.data.params;
   if (params && ("task" in params || (params._meta && RELATED_TASK_META_KEY in params._meta)))
     return undefined;
+  // A cursor is the pager's to read (and to refuse when it is not one of ours).
+  if (params && "cursor" in params) return undefined;
   return message.data.id;
 }
 

@@ -144,6 +144,36 @@ describe("gateway sessions", () => {
     expect(textOf(result)).toContain("test-model");
   });
 
+  it("withdraws its question from the client when the client cancels the call", async () => {
+    const { client } = await connect({ capabilities: { elicitation: {} } });
+    let asked = () => {};
+    const wasAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    let withdrawn = () => {};
+    const wasWithdrawn = new Promise<void>((resolve) => {
+      withdrawn = resolve;
+    });
+    // A person who never answers; the client aborts the question when the server withdraws it.
+    client.setRequestHandler(ElicitRequestSchema, (_request, extra) => {
+      extra.signal.addEventListener("abort", () => withdrawn());
+      asked();
+      return new Promise(() => {});
+    });
+    const controller = new AbortController();
+    const call = client.callTool(
+      { name: "everything_trigger-elicitation-request", arguments: {} },
+      undefined,
+      {
+        signal: controller.signal,
+      },
+    );
+    await wasAsked;
+    controller.abort("never mind");
+    await expect(call).rejects.toThrow();
+    await wasWithdrawn;
+  });
+
   it("tells the upstream server when the client cannot answer a question", async () => {
     const { client } = await connect();
     const result = await client.callTool({ name: "everything_trigger-elicitation-request", arguments: {} });

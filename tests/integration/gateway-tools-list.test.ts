@@ -69,7 +69,8 @@ describe("the gateway's tools/list", () => {
       for (const request of [
         list(1),
         list("text id"),
-        list(7, { cursor: "ignored", _meta: { progressToken: 3 } }),
+        list(7, { _meta: { progressToken: 3 } }),
+        list(8, { cursor: "not one of ours" }),
       ]) {
         const lone = await post(key, request);
         // A batch is always the SDK server's to answer; for one request it answers with one response, not a list.

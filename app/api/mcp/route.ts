@@ -1,4 +1,5 @@
 import { getDb } from "@/db/client";
+import { getEnv } from "@/lib/env";
 import { createGatewayServer, serializedGatewayToolList } from "@/lib/gateway/gateway-server";
 import { serveMcpDelete, serveMcpGet, serveMcpPost } from "@/lib/gateway/serve-mcp";
 import { loneToolsListId, toolsListAnswer } from "@/lib/gateway/tools-list-answer";
@@ -19,7 +20,8 @@ export const POST = uncompressedApiRoute("POST /api/mcp", (request) =>
   serveMcpPost(request, ENDPOINT, async (ctx, parsedBody, session) => {
     // A lone tools/list (a large organization's, thousands of tools) is answered from its listing serialized
     // once, as the SDK server would answer it; when the listing fails, the SDK server answers with its error.
-    const listId = loneToolsListId(request.headers, parsedBody);
+    // Paged listings go through the SDK server, which pages.
+    const listId = getEnv().MCP_LIST_PAGE_SIZE ? undefined : loneToolsListId(request.headers, parsedBody);
     if (listId !== undefined) {
       const serialized = await serializedGatewayToolList(getDb(), ctx).catch(() => undefined);
       if (serialized) return toolsListAnswer(listId, serialized);

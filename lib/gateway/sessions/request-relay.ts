@@ -27,8 +27,8 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /**
  * How an upstream server's messages about one call reach the session's client, on the call's own stream:
- * progress when the client asked for it, elicitation and sampling when it declared them, log messages at or above
- * its level.
+ * progress when the client asked for it, elicitation and sampling when it declared them (withdrawn when either
+ * side cancels the call), log messages at or above its level.
  */
 export function relayForRequest(
   session: GatewaySession | undefined,
@@ -60,7 +60,7 @@ export function relayForRequest(
           const modes = elicitation.form || elicitation.url ? elicitation : { form: {} };
           if (!(mode in modes)) throw new Error(`The client does not take ${mode} elicitation requests.`);
           return extra.sendRequest({ method: "elicitation/create", params }, ElicitResultSchema, {
-            signal,
+            signal: AbortSignal.any([signal, extra.signal]),
             timeout: ASK_CLIENT_TIMEOUT_MS,
           });
         }
@@ -68,7 +68,7 @@ export function relayForRequest(
     createMessage: capabilities.sampling
       ? (params, signal) =>
           extra.sendRequest({ method: "sampling/createMessage", params }, CreateMessageResultSchema, {
-            signal,
+            signal: AbortSignal.any([signal, extra.signal]),
             timeout: ASK_CLIENT_TIMEOUT_MS,
           })
       : undefined,

@@ -7,6 +7,7 @@ import {
   isJSONRPCResultResponse,
   type JSONRPCMessage,
   JSONRPCMessageSchema,
+  type RequestId,
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/db/client";
@@ -65,27 +66,43 @@ export async function serveInSession(
     ...(events ? { eventStore: events.store } : {}),
   });
   await server.connect(transport);
+  const unanswered = new Set<RequestId>(requests.map((message) => message.id));
+  // Messages on their way out: the server is closed only after they are written.
+  const sending = new Set<Promise<void>>();
   const exchange = await openExchange(
     db,
     session.id,
     requests.map((message) => message.id),
-    (message) => transport.onmessage?.(message),
+    (message) => {
+      transport.onmessage?.(message);
+      // A cancelled request gets no answer: once none is left to answer, the server goes.
+      if (isCancellation(message)) {
+        unanswered.delete((message as unknown as { params: { requestId: RequestId } }).params.requestId);
+        // After what the cancellation sets off (the call's questions to the client withdrawn) is on its way.
+        if (unanswered.size === 0) setImmediate(finish);
+      }
+    },
   );
   let finished = false;
   const finish = () => {
     if (finished) return;
     finished = true;
     exchange.close();
-    void server.close();
+    void Promise.allSettled(sending).then(() => server.close());
   };
-  const unanswered = new Set(requests.map((message) => message.id));
   const send = transport.send.bind(transport);
   // Requests to the client get ids unique across instances, so its answers find their way back here.
   transport.send = async (message, options) => {
     const outgoing = isJSONRPCRequest(message)
       ? { ...message, id: exchange.outgoingId(message.id) }
-      : message;
-    await send(outgoing, options);
+      : withdrawnAs(message, exchange.sentAs);
+    const sent = send(outgoing, options);
+    sending.add(sent);
+    try {
+      await sent;
+    } finally {
+      sending.delete(sent);
+    }
     if (isResponse(message)) {
       unanswered.delete((message as { id: string | number }).id);
       if (streaming && unanswered.size === 0) finish();
@@ -104,6 +121,17 @@ export async function serveInSession(
     finish();
     throw error;
   }
+}
+
+/** A cancellation of a request sent to the client (the upstream server withdrew its question), under its id. */
+function withdrawnAs(
+  message: JSONRPCMessage,
+  sentAs: (original: RequestId) => string | undefined,
+): JSONRPCMessage {
+  if (!isJSONRPCNotification(message) || message.method !== "notifications/cancelled") return message;
+  const requestId = message.params?.requestId as RequestId | undefined;
+  const id = requestId === undefined ? undefined : sentAs(requestId);
+  return id === undefined ? message : { ...message, params: { ...message.params, requestId: id } };
 }
 
 /** The response with its event stream passed through, telling `onLost` if the client leaves before its end. */

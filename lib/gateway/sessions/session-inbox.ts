@@ -127,6 +127,11 @@ export async function openExchange(
       exchange.outgoing.set(id, original);
       return id;
     },
+    /** The id the client knows a request sent to it by, from the one the server gave it. */
+    sentAs(original: RequestId): string | undefined {
+      for (const [id, known] of exchange.outgoing) if (known === original) return id;
+      return undefined;
+    },
     close() {
       local.delete(exchange);
       if (local.size === 0 && instance.exchanges.get(sessionId) === local)

@@ -5,6 +5,7 @@ import { publishChange } from "@/db/change-feed";
 import type { Database } from "@/db/client";
 import { mcpGatewaySessions } from "@/db/schema";
 import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
+import { pruneSessionEvents } from "./session-events";
 
 /** A session stays open this long after its last use (the client re-initializes after that). */
 export const SESSION_IDLE_MS = 60 * 60_000;
@@ -20,7 +21,7 @@ const sessionCache = cachePerDatabase<GatewaySession>({
   concerns: (session, payload) => session.id === payload,
 });
 
-/** Opens a session for the key on one endpoint, and clears out sessions that expired. */
+/** Opens a session for the key on one endpoint, and clears out sessions that expired and events kept too long. */
 export async function openSession(
   db: Database,
   ctx: ApiKeyContext,
@@ -39,6 +40,7 @@ export async function openSession(
     })
     .returning();
   await db.delete(mcpGatewaySessions).where(lt(mcpGatewaySessions.expiresAt, sql`now()`));
+  await pruneSessionEvents(db);
   return session as GatewaySession;
 }
 
