@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { RegisterPage } from "./pages/auth-pages";
 import { IntegrationsPage } from "./pages/integrations";
 
@@ -83,18 +83,24 @@ test("offline chat: discovery at start, /call runs a real MCP tool, and the conv
   await expect(page.getByTestId("message-assistant").last()).toContainText("[image: image/png");
 });
 
-test("a long tool call shows its server's progress while it runs", async ({ page }) => {
+/** A new person's new conversation, in an organization with the Everything server; the message box. */
+async function offlineChatWithEverything(page: Page, name: string) {
+  const first = name.split(" ")[0]?.toLowerCase();
   await new RegisterPage(page).goto();
   await new RegisterPage(page).register({
-    name: "Pia Progress",
-    email: "pia@example.com",
-    password: "progress please",
-    organizationName: "Progress Co",
+    name,
+    email: `${first}@example.com`,
+    password: `${first} chats offline`,
+    organizationName: `${name} Co`,
   });
   await new IntegrationsPage(page).addFromCatalog("everything");
   await page.getByRole("link", { name: "Chat", exact: true }).click();
   await page.getByRole("button", { name: "New conversation" }).click();
-  const input = page.getByLabel("Message", { exact: true });
+  return page.getByLabel("Message", { exact: true });
+}
+
+test("a long tool call shows its server's progress while it runs", async ({ page }) => {
+  const input = await offlineChatWithEverything(page, "Pia Progress");
   await input.fill('/call everything_trigger-long-running-operation {"duration": 4, "steps": 4}');
   await input.press("Enter");
   const toolCall = page.getByTestId("tool-call").last();
@@ -108,17 +114,7 @@ test("a long tool call shows its server's progress while it runs", async ({ page
 test("a tool's server asks a question in the chat, and the call goes on with the answer", async ({
   page,
 }) => {
-  await new RegisterPage(page).goto();
-  await new RegisterPage(page).register({
-    name: "Quentin Question",
-    email: "quentin@example.com",
-    password: "questions welcome",
-    organizationName: "Question Co",
-  });
-  await new IntegrationsPage(page).addFromCatalog("everything");
-  await page.getByRole("link", { name: "Chat", exact: true }).click();
-  await page.getByRole("button", { name: "New conversation" }).click();
-  const input = page.getByLabel("Message", { exact: true });
+  const input = await offlineChatWithEverything(page, "Quentin Question");
   await input.fill("/call everything_trigger-elicitation-request {}");
   await input.press("Enter");
   const question = page.getByTestId("tool-question");

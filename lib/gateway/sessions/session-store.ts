@@ -73,63 +73,39 @@ export async function findSession(
   return session;
 }
 
+/** This session's row, in its organization. */
+const rowOf = (session: GatewaySession) =>
+  and(eq(mcpGatewaySessions.id, session.id), eq(mcpGatewaySessions.organizationId, session.organizationId));
+
+/** Changes the session for every instance: written, and dropped from every instance's cache. */
+async function updateSession(
+  db: Database,
+  session: GatewaySession,
+  values: Partial<Pick<GatewaySession, "logLevel" | "subscriptions">>,
+): Promise<void> {
+  Object.assign(session, values);
+  await db.update(mcpGatewaySessions).set(values).where(rowOf(session));
+  await publishChange(db, CHANNEL, session.id);
+}
+
 /** Ends the session everywhere (its pending messages go with it). */
 export async function endSession(db: Database, session: GatewaySession): Promise<void> {
-  await db
-    .delete(mcpGatewaySessions)
-    .where(
-      and(
-        eq(mcpGatewaySessions.id, session.id),
-        eq(mcpGatewaySessions.organizationId, session.organizationId),
-      ),
-    );
+  await db.delete(mcpGatewaySessions).where(rowOf(session));
   await publishChange(db, CHANNEL, session.id);
 }
 
 /** Keeps the client's chosen log level, for every instance. */
-export async function setSessionLogLevel(
-  db: Database,
-  session: GatewaySession,
-  level: string,
-): Promise<void> {
-  session.logLevel = level;
-  await db
-    .update(mcpGatewaySessions)
-    .set({ logLevel: level })
-    .where(
-      and(
-        eq(mcpGatewaySessions.id, session.id),
-        eq(mcpGatewaySessions.organizationId, session.organizationId),
-      ),
-    );
-  await publishChange(db, CHANNEL, session.id);
+export function setSessionLogLevel(db: Database, session: GatewaySession, level: string): Promise<void> {
+  return updateSession(db, session, { logLevel: level });
 }
 
 /** Adds or removes one resource subscription of the session. */
-export async function setSessionSubscription(
+export function setSessionSubscription(
   db: Database,
   session: GatewaySession,
   uri: string,
   subscribed: boolean,
 ): Promise<void> {
   const others = session.subscriptions.filter((item) => item !== uri);
-  session.subscriptions = subscribed ? [...others, uri] : others;
-  await db
-    .update(mcpGatewaySessions)
-    .set({ subscriptions: session.subscriptions })
-    .where(
-      and(
-        eq(mcpGatewaySessions.id, session.id),
-        eq(mcpGatewaySessions.organizationId, session.organizationId),
-      ),
-    );
-  await publishChange(db, CHANNEL, session.id);
-}
-
-/** The organization's live sessions, for messages that concern all of them (a list changed). */
-export async function liveSessionsOf(db: Database, orgId: string): Promise<GatewaySession[]> {
-  return db
-    .select()
-    .from(mcpGatewaySessions)
-    .where(and(eq(mcpGatewaySessions.organizationId, orgId), sql`${mcpGatewaySessions.expiresAt} > now()`));
+  return updateSession(db, session, { subscriptions: subscribed ? [...others, uri] : others });
 }
