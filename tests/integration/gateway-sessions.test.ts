@@ -266,4 +266,25 @@ describe("gateway sessions", () => {
     expect(messages.map((message) => message.params?.progress ?? "answer")).toEqual([2, 3, 4, "answer"]);
     expect(messages.at(-1)).toMatchObject({ id: 7, result: { content: [{ type: "text" }] } });
   });
+
+  it("keeps one stream of its own per session: a new GET ends the one before", async () => {
+    const { transport } = await connect();
+    const open = () =>
+      gatewayFetch(GATEWAY_URL, {
+        method: "GET",
+        headers: {
+          authorization: `Bearer ${key}`,
+          accept: "text/event-stream",
+          "mcp-session-id": transport.sessionId as string,
+          "mcp-protocol-version": "2025-11-25",
+        },
+      });
+    const first = await open();
+    expect(first.status).toBe(200);
+    const second = await open();
+    expect(second.status).toBe(200);
+    // The first ends (reading it to its end finishes), having carried no message.
+    expect(await first.text()).not.toContain("event: message");
+    await second.body?.cancel();
+  });
 });

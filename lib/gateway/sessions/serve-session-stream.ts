@@ -1,15 +1,17 @@
+import { randomUUID } from "node:crypto";
 import {
   isJSONRPCErrorResponse,
   isJSONRPCResultResponse,
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import { and, eq, max } from "drizzle-orm";
-import { onChange } from "@/db/change-feed";
+import { onChange, publishChange } from "@/db/change-feed";
 import type { Database } from "@/db/client";
 import { mcpGatewaySessions, mcpSessionEvents } from "@/db/schema";
 import { logger } from "@/lib/logger";
 import { jsonRpcError } from "../json-rpc-error";
 import {
+  EVENTS_PER_READ,
   eventIdOf,
   parseEventId,
   SESSION_EVENTS_CHANNEL,
@@ -17,6 +19,8 @@ import {
   sessionEventsAfter,
 } from "./session-events";
 import type { GatewaySession } from "./session-store";
+
+const TAKEOVER = "takeover ";
 
 // Proxies close quiet connections; a comment now and then keeps the stream open (and notices a session gone).
 const KEEP_ALIVE_MS = 25_000;
@@ -81,7 +85,9 @@ export async function serveSessionStream(
       const drain = async () => {
         do {
           again = false;
-          for (const event of await sessionEventsAfter(db, session.id, streamId, after)) {
+          const events = await sessionEventsAfter(db, session.id, streamId, after);
+          if (events.length === EVENTS_PER_READ) again = true;
+          for (const event of events) {
             after = event.seq;
             write(
               `id: ${eventIdOf(streamId, event.seq)}\nevent: message\ndata: ${JSON.stringify(event.message)}\n\n`,
@@ -102,9 +108,16 @@ export async function serveSessionStream(
             draining = undefined;
           });
       };
+      // Each message goes on one stream only: a session's own stream opened anew (on any instance) ends this one.
+      const holder = randomUUID();
+      const takenOver = `${TAKEOVER}${session.id} `;
       const unlisten = await onChange(db, SESSION_EVENTS_CHANNEL, (payload) => {
         if (payload === session.id || payload === "*") wake();
+        else if (streamId === STANDALONE_STREAM && payload.startsWith(takenOver) && !payload.endsWith(holder))
+          end();
       });
+      if (streamId === STANDALONE_STREAM)
+        await publishChange(db, SESSION_EVENTS_CHANNEL, `${takenOver}${holder}`);
       const keepAlive = setInterval(() => {
         write(": keep-alive\n\n");
         sessionExists(db, session)

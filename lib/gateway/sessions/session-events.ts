@@ -42,6 +42,9 @@ async function storeEvents(
   await publishChange(db, SESSION_EVENTS_CHANNEL, sessionId);
 }
 
+/** How many events one read returns at most; a reader that gets this many reads again. */
+export const EVENTS_PER_READ = 500;
+
 /** The stream's kept events after the given one, in order. */
 export async function sessionEventsAfter(
   db: Database,
@@ -60,7 +63,7 @@ export async function sessionEventsAfter(
       ),
     )
     .orderBy(asc(mcpSessionEvents.seq))
-    .limit(500);
+    .limit(EVENTS_PER_READ);
   return rows.map((row) => ({ seq: row.seq, message: row.message as JSONRPCMessage }));
 }
 
