@@ -1,6 +1,6 @@
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
 
-export const NDJSON = "application/x-ndjson";
+const NDJSON = "application/x-ndjson";
 
 /** Whether the caller asked to follow the work's progress (Accept: application/x-ndjson). */
 export const wantsProgress = (request: Request) => Boolean(request.headers.get("accept")?.includes(NDJSON));

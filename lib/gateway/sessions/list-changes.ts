@@ -5,7 +5,7 @@ import { mcpGatewaySessions, mcpSessionEvents } from "@/db/schema";
 import { logger } from "@/lib/logger";
 import { SESSION_EVENTS_CHANNEL, STANDALONE_STREAM } from "./session-events";
 
-export type ListKind = "tools" | "resources" | "prompts";
+type ListKind = "tools" | "resources" | "prompts";
 
 /**
  * Tells the organization's open sessions that lists changed, on each session's own stream: every gateway session,

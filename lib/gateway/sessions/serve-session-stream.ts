@@ -64,7 +64,7 @@ export async function serveSessionStream(
   if (lastEventId && !resumed)
     return jsonRpcError(400, -32000, `Bad Request: "${lastEventId}" is not an event id of this endpoint.`);
   const streamId = resumed?.streamId ?? STANDALONE_STREAM;
-  let after = resumed?.row ?? (await latestSeq(db, session.id, streamId));
+  let after = resumed?.seq ?? (await latestSeq(db, session.id, streamId));
 
   const encoder = new TextEncoder();
   let stop = () => {};

@@ -14,13 +14,13 @@ const KEEP_EVENTS_MS = 60 * 60_000;
 export const SESSION_EVENTS_CHANNEL = "switchboard_session_events";
 
 /** An event's id as the client sees it: its stream, then its place in it (0: the stream's start). */
-export const eventIdOf = (streamId: string, row: number) => `${streamId}.${row}`;
+export const eventIdOf = (streamId: string, seq: number) => `${streamId}.${seq}`;
 
-export function parseEventId(eventId: string): { streamId: string; row: number } | undefined {
+export function parseEventId(eventId: string): { streamId: string; seq: number } | undefined {
   const dot = eventId.lastIndexOf(".");
-  const row = Number(eventId.slice(dot + 1));
-  if (dot <= 0 || !Number.isSafeInteger(row) || row < 0) return undefined;
-  return { streamId: eventId.slice(0, dot), row };
+  const seq = Number(eventId.slice(dot + 1));
+  if (dot <= 0 || !Number.isSafeInteger(seq) || seq < 0) return undefined;
+  return { streamId: eventId.slice(0, dot), seq };
 }
 
 /** Keeps messages for the session's client on one stream, and wakes whichever instance holds that stream. */
@@ -111,7 +111,7 @@ export function sessionEventStore(db: Database, sessionId: string) {
     async replayEventsAfter(lastEventId, { send }) {
       const parsed = parseEventId(lastEventId);
       if (!parsed) throw new Error("Unknown event id");
-      for (const event of await sessionEventsAfter(db, sessionId, parsed.streamId, parsed.row))
+      for (const event of await sessionEventsAfter(db, sessionId, parsed.streamId, parsed.seq))
         await send(eventIdOf(parsed.streamId, event.seq), event.message);
       return parsed.streamId;
     },

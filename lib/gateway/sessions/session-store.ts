@@ -8,7 +8,7 @@ import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { pruneSessionEvents } from "./session-events";
 
 /** A session stays open this long after its last use (the client re-initializes after that). */
-export const SESSION_IDLE_MS = 60 * 60_000;
+const SESSION_IDLE_MS = 60 * 60_000;
 
 export type GatewaySession = typeof mcpGatewaySessions.$inferSelect;
 
