@@ -52,9 +52,10 @@ const shared = benchEnvironment();
 buildIfNeeded();
 const database = await createBenchDatabase(databaseUrl, "gateway");
 const upstream = await startEverything("streamableHttp", { port: ports.upstream });
-// server-everything keeps every event for resumption when the client speaks 2025-11-25 (as this SDK and the app
-// do), which costs it about a millisecond a call; mcp-hub's own SDK speaks 2025-06-18, spared that. The same paths
-// to a plain echo server show the comparison on equal terms.
+// To a client speaking 2025-11-25 (as this SDK and the app do), server-everything first sends a priming event for
+// resumption; @hono/node-server, which serves it, then waits a timer (setTimeout) before sending anything, about a
+// millisecond a call. mcp-hub's own SDK speaks 2025-06-18, spared that: a direct client speaking 2025-06-18 shows
+// the wait, and the same paths to a plain echo server show the comparison on equal terms.
 const plainUpstream = await startFixture("echo");
 let hub: RunningHub | undefined;
 let plainHub: RunningHub | undefined;
@@ -142,7 +143,13 @@ async function connectLister(url: string, ring: ApiKeyRing) {
 
 async function connect(
   url: string,
-  options: { ring?: ApiKeyRing; key?: string; sse?: boolean; stateless?: boolean } = {},
+  options: {
+    ring?: ApiKeyRing;
+    key?: string;
+    sse?: boolean;
+    stateless?: boolean;
+    protocolVersion?: string;
+  } = {},
 ) {
   const client = new Client({ name: "switchboard-bench", version: "1.0.0" });
   const keyed = options.key
@@ -153,11 +160,12 @@ async function connect(
       }
     : options.ring?.fetch;
   const fetchFn = options.stateless && keyed ? withoutSession(keyed) : keyed;
-  await client.connect(
-    options.sse
-      ? new SSEClientTransport(new URL(url), { fetch: fetchFn })
-      : new StreamableHTTPClientTransport(new URL(url), { fetch: fetchFn }),
-  );
+  const transport = options.sse
+    ? new SSEClientTransport(new URL(url), { fetch: fetchFn })
+    : new StreamableHTTPClientTransport(new URL(url), { fetch: fetchFn });
+  if (options.protocolVersion && transport instanceof StreamableHTTPClientTransport)
+    offerProtocolVersion(transport, options.protocolVersion);
+  await client.connect(transport);
   clients.push(client);
   return client;
 }
@@ -172,6 +180,16 @@ async function connectSessions(url: string, keys: string[], ring: ApiKeyRing) {
   return {
     callTool: (params: { name: string; arguments: Record<string, unknown> }) =>
       (byKey.get(ring.next()) as Client).callTool(params),
+  };
+}
+
+/** Makes the client offer an older protocol version in its handshake, as mcp-hub's bundled SDK does. */
+function offerProtocolVersion(transport: StreamableHTTPClientTransport, version: string) {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if ("method" in message && message.method === "initialize" && message.params)
+      message.params = { ...message.params, protocolVersion: version };
+    return send(message, options);
   };
 }
 
@@ -235,6 +253,11 @@ try {
       name: "→ Switchboard /api/mcp in a session → server-everything",
       client: await connectSessions(gatewayUrl, largeKeyList, largeKeys),
       tool: "echo_echo",
+    },
+    {
+      name: "SDK client speaking 2025-06-18 (as mcp-hub does) → server-everything directly",
+      client: await connect(upstream.url, { protocolVersion: "2025-06-18" }),
+      tool: "echo",
     },
   ];
   const call = (path: (typeof paths)[number]) => async () => {
@@ -326,13 +349,22 @@ try {
     `Call figures are medians of ${REPETITIONS} interleaved repetitions; *_cpu_ms is the CPU time per call (or listing) of each process: the app, its PostgreSQL server processes, mcp-hub, server-everything, and this client. Each call through Switchboard costs ${transactionsPerCall.toFixed(2)} database transactions. App memory (RSS): ${rssBefore.toFixed(0)} MB before the 10,000-tool listings, ${rssAfter.toFixed(0)} MB after.`,
   );
 
-  const [direct, viaHub, viaGateway, plainDirect, plainViaHub, plainViaGateway, inSession] = [
-    0, 1, 2, 3, 4, 5, 6,
+  const [direct, viaHub, viaGateway, plainDirect, plainViaHub, plainViaGateway, inSession, olderDirect] = [
+    0, 1, 2, 3, 4, 5, 6, 7,
   ].map((i) => ({
     p50: p50[i] ?? 0,
     p99: p99[i] ?? 0,
   }));
-  if (!direct || !viaHub || !viaGateway || !plainDirect || !plainViaHub || !plainViaGateway || !inSession)
+  if (
+    !direct ||
+    !viaHub ||
+    !viaGateway ||
+    !plainDirect ||
+    !plainViaHub ||
+    !plainViaGateway ||
+    !inSession ||
+    !olderDirect
+  )
     throw new Error("missing measurements");
   result("direct_call_p50_ms", direct.p50);
   result("mcphub_call_p50_ms", viaHub.p50);
@@ -342,6 +374,10 @@ try {
   result("call_p99_vs_direct", viaGateway.p99 / direct.p99);
   result("call_p50_vs_mcphub", viaGateway.p50 / viaHub.p50);
   result("mcphub_p50_vs_direct", viaHub.p50 / direct.p50);
+  // What server-everything makes a 2025-11-25 client wait, and each proxy's own time on top of its upstream's.
+  result("direct_2025_06_18_call_p50_ms", olderDirect.p50);
+  result("upstream_priming_wait_ms", direct.p50 - olderDirect.p50);
+  result("added_p50_vs_mcphub", (viaGateway.p50 - direct.p50) / (viaHub.p50 - olderDirect.p50));
   result("session_call_p50_ms", inSession.p50);
   result("session_call_p50_vs_direct", inSession.p50 / direct.p50);
   result("session_call_p50_vs_stateless", inSession.p50 / viaGateway.p50);
