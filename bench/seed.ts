@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Database } from "@/db/client";
 import { mcpIntegrations } from "@/db/schema";
 import { createApiKey } from "@/lib/api-keys/api-keys";
-import type { RequestContext } from "@/lib/auth/context";
+import { type RequestContext, systemContext } from "@/lib/auth/context";
 import { createUserInOrganization, createUserWithoutOrganization } from "@/lib/auth/users";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration, testIntegration } from "@/lib/mcp/integrations-service";
@@ -12,7 +12,7 @@ import { createOrganization } from "@/lib/orgs/organizations";
 export async function createBenchOrganization(db: Database, name: string) {
   const slug = `${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${randomBytes(3).toString("hex")}`;
   const org = await createOrganization(db, { name, slug });
-  const ctx: RequestContext = { orgId: org.id, role: "owner", isSuperadmin: false, apiKeyId: "bench" };
+  const ctx = systemContext("operator-cli", org.id);
   return { org, ctx };
 }
 

@@ -2,7 +2,6 @@ import type { Database } from "@/db/client";
 import { auditEvents } from "@/db/schema";
 import type { RequestContext } from "@/lib/auth/context";
 import { logger } from "@/lib/logger";
-import { isUuid } from "@/lib/validation";
 
 export interface AuditEntry {
   /** `<kind>.<verb>`, such as `agent.update`. */
@@ -43,8 +42,8 @@ export async function recordAudit(db: Database, ctx: RequestContext, entry: Audi
     await db.insert(auditEvents).values({
       organizationId: ctx.orgId,
       actorUserId: ctx.userId ?? null,
-      // The operator CLI acts without a key of its own: recorded with no actor rather than not at all.
-      actorApiKeyId: ctx.apiKeyId && isUuid(ctx.apiKeyId) ? ctx.apiKeyId : null,
+      // A system job (the operator's CLI, say) has neither: recorded with no actor rather than not at all.
+      actorApiKeyId: ctx.apiKeyId ?? null,
       action: entry.action,
       targetType: entry.targetType,
       targetId: entry.targetId ?? null,

@@ -3,12 +3,28 @@ import type { Database } from "@/db/client";
 import { memberships, type Role, users } from "@/db/schema";
 import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
 
-/** Who is acting and for which organization; built from the session or an API key, never from the request body. */
+/** Work that no person or key started: the periodic health check, rediscovery after a server's notice, the CLI. */
+export type SystemActor = "health-check" | "list-changed" | "operator-cli";
+
+/**
+ * Who is acting and for which organization; built from the session or an API key (never from the request body),
+ * or, for work no request started, naming the system job that acts.
+ */
 export type RequestContext = {
   orgId: string;
   role: Role;
   isSuperadmin: boolean;
-} & ({ userId: string; apiKeyId?: undefined } | { apiKeyId: string; userId?: undefined });
+} & (
+  | { userId: string; apiKeyId?: undefined; system?: undefined }
+  | { apiKeyId: string; userId?: undefined; system?: undefined }
+  | { system: SystemActor; userId?: undefined; apiKeyId?: undefined }
+);
+
+/** The context of a system job acting in one organization: as a member does, unless it is the operator's CLI. */
+export function systemContext(system: SystemActor, orgId: string): RequestContext {
+  const operator = system === "operator-cli";
+  return { system, orgId, role: operator ? "owner" : "member", isSuperadmin: operator };
+}
 
 export type UserContext = RequestContext & { userId: string };
 

@@ -1,7 +1,7 @@
 import { desc, eq, max, sql } from "drizzle-orm";
 import type { Database, DatabaseHandle } from "@/db/client";
 import { integrationHealthChecks, mcpIntegrations } from "@/db/schema";
-import type { RequestContext } from "@/lib/auth/context";
+import { systemContext } from "@/lib/auth/context";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import type { McpIntegration } from "@/lib/mcp/repository";
@@ -23,12 +23,7 @@ export function healthStatus(ok: boolean, latencyMs: number, timeoutMs: number):
 
 async function checkOne(db: Database, integration: McpIntegration) {
   // The check acts for the integration's own organization, like any other caller.
-  const ctx: RequestContext = {
-    apiKeyId: "health-check",
-    orgId: integration.organizationId,
-    role: "member",
-    isSuperadmin: false,
-  };
+  const ctx = systemContext("health-check", integration.organizationId);
   const started = performance.now();
   let error: string | null = null;
   try {

@@ -211,8 +211,8 @@ export async function recordUsage(db: Database, ctx: RequestContext, entry: Usag
   queueOf(db).push({
     organization_id: ctx.orgId,
     occurred_at: new Date().toISOString(),
-    user_id: uuidOrNull(ctx.userId),
-    api_key_id: uuidOrNull(ctx.apiKeyId),
+    user_id: ctx.userId ?? null,
+    api_key_id: ctx.apiKeyId ?? null,
     surface: entry.surface,
     tool: entry.tool,
     source: entry.source ?? null,

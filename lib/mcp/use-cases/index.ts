@@ -1,5 +1,5 @@
 import type { Database } from "@/db/client";
-import type { RequestContext } from "@/lib/auth/context";
+import { type RequestContext, systemContext } from "@/lib/auth/context";
 import { announceListChanges } from "@/lib/gateway/sessions/list-changes";
 import { announceResourceUpdated } from "@/lib/gateway/sessions/resource-updates";
 import { logger } from "@/lib/logger";
@@ -42,12 +42,7 @@ function wireUseCases(db: Database, client: McpClientPort) {
     const timer = setTimeout(() => {
       pending.delete(integration.id);
       // Acts for the integration's own organization, as the health check does.
-      const ctx: RequestContext = {
-        apiKeyId: "list-changed",
-        orgId: integration.organizationId,
-        role: "member",
-        isSuperadmin: false,
-      };
+      const ctx = systemContext("list-changed", integration.organizationId);
       discover.execute(ctx, { integrationId: integration.id }).catch(() => {});
     }, LIST_CHANGED_QUIET_MS);
     timer.unref();
