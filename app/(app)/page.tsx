@@ -4,9 +4,8 @@ import { GettingStartedChecklist } from "@/components/overview/getting-started";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, CardDescription, CardTitle } from "@/components/ui/card";
-import { getDb } from "@/db/client";
 import { isAdminRole } from "@/lib/auth/context";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 import { gettingStarted } from "@/lib/orgs/getting-started";
 import { listMembers } from "@/lib/orgs/members";
 import { listOrganizationsForUser } from "@/lib/orgs/organizations";
@@ -16,13 +15,13 @@ export default async function OverviewPage({
 }: {
   searchParams: Promise<{ created?: string; joined?: string }>;
 }) {
-  const ctx = await requirePageContext();
+  const { db, ctx } = await requireSignedInPage();
   const admin = isAdminRole(ctx.role);
   const [organizations, members, progress] = await Promise.all([
-    listOrganizationsForUser(getDb(), ctx.userId),
-    listMembers(getDb(), ctx),
+    listOrganizationsForUser(db, ctx.userId),
+    listMembers(db, ctx),
     // The first steps are an admin's to take: members use what admins connected.
-    admin ? gettingStarted(getDb(), ctx.orgId) : null,
+    admin ? gettingStarted(db, ctx.orgId) : null,
   ]);
   const org = organizations.find((o) => o.id === ctx.orgId);
   const { created, joined } = await searchParams;

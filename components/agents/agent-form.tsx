@@ -7,18 +7,8 @@ import { SubmitButton } from "@/components/forms/submit-button";
 import { Alert } from "@/components/ui/alert";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import type { AgentFormValues } from "@/lib/chat/agent-form-data";
 import { ScopeFieldset } from "./scope-fieldset";
-
-export interface AgentFormValues {
-  id: string | null;
-  name: string;
-  instructions: string;
-  model: string;
-  mcpIntegrationIds: string[] | null;
-  capabilityIds: string[] | null;
-  builtinTools: string[];
-  requireToolApproval: boolean;
-}
 
 /**
  * Creates or edits an agent: instructions, model, which integrations, capabilities and built-in tools, and

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { ConversationDiscovery } from "@/db/schema";
+import type { ConversationDiscovery } from "@/lib/chat/conversations";
 import { cn } from "@/lib/cn";
 import { plural } from "@/lib/plural";
 

@@ -1,5 +1,5 @@
 import { Card, CardTitle } from "@/components/ui/card";
-import type { DiscoveredSnapshot } from "@/db/schema";
+import type { DiscoveredSnapshot } from "@/lib/mcp/types";
 
 /** The discovered tools (with their input schemas), resources and prompts. */
 export function CapabilityList({ capabilities }: { capabilities: DiscoveredSnapshot }) {

@@ -1,6 +1,9 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { memberships, type Role, users } from "@/db/schema";
+
+export type { Role };
+
 import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
 
 /** Work that no person or key started: the periodic health check, rediscovery after a server's notice, the CLI. */

@@ -1,6 +1,6 @@
 import { redirect } from "next/navigation";
 import { cache } from "react";
-import { getDb } from "@/db/client";
+import { type Database, getDb } from "@/db/client";
 import { UnauthorizedError } from "@/lib/errors";
 import { inSpan } from "@/lib/tracing/tracer";
 import { NoOrganizationError, requireActiveUser, resolveUserContext, type UserContext } from "./context";
@@ -21,12 +21,26 @@ export const getUserContext = cache(
     }),
 );
 
-/** For pages: the context, or a redirect to sign in (or to create a first organization). */
-export async function requirePageContext(): Promise<UserContext> {
+/**
+ * For the few pages and handlers that establish who is asking themselves (an invitation's token, the OAuth
+ * callback's state): the database. Every other page and handler receives it with its context.
+ */
+export function databaseForRequest(): Database {
+  return getDb();
+}
+
+/** What a page reads with: the database and the signed-in user's context. */
+export interface SignedInPage {
+  db: Database;
+  ctx: UserContext;
+}
+
+/** For pages: the database and the user's context, or a redirect to sign in (or to create a first organization). */
+export async function requireSignedInPage(): Promise<SignedInPage> {
   try {
     const ctx = await getUserContext();
     if (!ctx) redirect("/login");
-    return ctx;
+    return { db: getDb(), ctx };
   } catch (error) {
     if (error instanceof NoOrganizationError) redirect("/welcome");
     throw error;

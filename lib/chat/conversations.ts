@@ -14,6 +14,9 @@ import { NotFoundError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { isUuid, parseInput } from "@/lib/validation";
 
+/** What a conversation's start found, as stored with it. */
+export type { ConversationDiscovery };
+
 /** A row of the conversation list. */
 export interface ConversationListItem {
   id: string;

@@ -6,7 +6,7 @@ import {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
-import { getDb } from "@/db/client";
+import type { Database } from "@/db/client";
 import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -39,6 +39,7 @@ async function authorize(request: Request): Promise<ApiKeyContext | Response> {
 
 /** The key's session named by the request's Mcp-Session-Id on this endpoint, or the answer the spec asks for. */
 async function sessionOf(
+  db: Database,
   request: Request,
   ctx: ApiKeyContext,
   endpoint: string,
@@ -46,7 +47,7 @@ async function sessionOf(
   const id = request.headers.get("mcp-session-id");
   if (!id)
     return jsonRpcError(400, -32000, "Bad Request: send the Mcp-Session-Id header the server gave you.");
-  const session = await findSession(getDb(), ctx, endpoint, id);
+  const session = await findSession(db, ctx, endpoint, id);
   // 404 tells the client to initialize again, as the transport specification says.
   return (
     session ?? jsonRpcError(404, -32001, "Session not found: it ended or expired. Initialize a new one.")
@@ -65,6 +66,7 @@ function initializeRequest(parsedBody: unknown) {
 
 /** The initialize answer with the new session's id, so the client can keep it. */
 async function withNewSession(
+  db: Database,
   response: Response,
   ctx: ApiKeyContext,
   endpoint: string,
@@ -72,7 +74,7 @@ async function withNewSession(
 ): Promise<Response> {
   if (response.status !== 200) return response;
   const requested = initialize.params.protocolVersion;
-  const session = await openSession(getDb(), ctx, {
+  const session = await openSession(db, ctx, {
     endpoint,
     protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
     clientCapabilities: initialize.params.capabilities,
@@ -89,6 +91,7 @@ async function withNewSession(
  * instance continues it; a request without a session id is served as before sessions, with a JSON answer.
  */
 export async function serveMcpPost(
+  db: Database,
   request: Request,
   endpoint: string,
   open: (ctx: ApiKeyContext, parsedBody: unknown, session?: GatewaySession) => Promise<Server | Response>,
@@ -108,15 +111,15 @@ export async function serveMcpPost(
     }
   }
   if (request.headers.has("mcp-session-id")) {
-    const session = await sessionOf(request, ctx, endpoint);
+    const session = await sessionOf(db, request, ctx, endpoint);
     if (session instanceof Response) return session;
-    return serveInSession(getDb(), request, session, read.parsedBody, (body) => open(ctx, body, session));
+    return serveInSession(db, request, session, read.parsedBody, (body) => open(ctx, body, session));
   }
   const server = await open(ctx, read.parsedBody);
   if (server instanceof Response) return server;
   const initialize = initializeRequest(read.parsedBody);
   const response = await serveStateless(request, server, read.parsedBody);
-  return initialize ? withNewSession(response, ctx, endpoint, initialize) : response;
+  return initialize ? withNewSession(db, response, ctx, endpoint, initialize) : response;
 }
 
 /** Messages without a session, on a server for this request alone, answered as JSON. */
@@ -149,20 +152,20 @@ async function serveStateless(request: Request, server: Server, parsedBody: unkn
 }
 
 /** A session's GET: its stream of server messages, or a lost stream resumed (Last-Event-ID). */
-export async function serveMcpGet(request: Request, endpoint: string): Promise<Response> {
+export async function serveMcpGet(db: Database, request: Request, endpoint: string): Promise<Response> {
   const ctx = await authorize(request);
   if (ctx instanceof Response) return ctx;
-  const session = await sessionOf(request, ctx, endpoint);
+  const session = await sessionOf(db, request, ctx, endpoint);
   if (session instanceof Response) return session;
-  return serveSessionStream(getDb(), request, session);
+  return serveSessionStream(db, request, session);
 }
 
 /** A session's DELETE: the client is done with it. */
-export async function serveMcpDelete(request: Request, endpoint: string): Promise<Response> {
+export async function serveMcpDelete(db: Database, request: Request, endpoint: string): Promise<Response> {
   const ctx = await authorize(request);
   if (ctx instanceof Response) return ctx;
-  const session = await sessionOf(request, ctx, endpoint);
+  const session = await sessionOf(db, request, ctx, endpoint);
   if (session instanceof Response) return session;
-  await endSession(getDb(), session);
+  await endSession(db, session);
   return new Response(null, { status: 200 });
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { context as otelContext, SpanStatusCode, trace } from "@opentelemetry/api";
+import { type Database, getDb } from "@/db/client";
 import { AppError, toErrorResponse } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { metrics, orgLabelOf } from "@/lib/metrics/metrics";
@@ -7,7 +8,14 @@ import { surfaceOf } from "@/lib/metrics/surface";
 import { incomingContext, inSpan, SpanKind, tracingOn } from "@/lib/tracing/tracer";
 import { runInRequestScope } from "./request-scope";
 
-type Handler<P> = (request: Request, context: { params: Promise<P>; requestId: string }) => Promise<Response>;
+/** What a handler is given besides the request: the route's params, the request's id, and the database. */
+export interface RouteContext<P> {
+  params: Promise<P>;
+  requestId: string;
+  db: Database;
+}
+
+type Handler<P> = (request: Request, context: RouteContext<P>) => Promise<Response>;
 
 export interface ApiRouteOptions {
   /** Sent with `Cache-Control: no-transform`, so Next.js does not gzip it: for programs, gzip costs more than it saves. */
@@ -62,7 +70,7 @@ export function apiRoute<P = Record<string, never>>(
     const scoped: Record<string, unknown> = {};
     try {
       response = await runInRequestScope(scoped, () =>
-        handler(request, { params: context.params, requestId }),
+        handler(request, { params: context.params, requestId, db: getDb() }),
       );
     } catch (error) {
       response = toErrorResponse(error, { route: name, requestId, method: request.method, path });

@@ -98,3 +98,6 @@ export interface McpClientPort {
   /** Asks the server to say when the resource changes (through the connection's `onResourceUpdated`). */
   subscribeResource(config: McpConnectionConfig, uri: string): Promise<void>;
 }
+
+/** What a discovery found, as stored with the integration. */
+export type { DiscoveredSnapshot } from "@/db/schema";

@@ -9,9 +9,8 @@ import { HealthStrip } from "@/components/health/health-strip";
 import { PageMessage } from "@/components/shell/page-message";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, CardTitle } from "@/components/ui/card";
-import { getDb } from "@/db/client";
 import { AUDIT_KINDS, listAuditEvents } from "@/lib/audit/list-audit";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 import { cn } from "@/lib/cn";
 import { ForbiddenError } from "@/lib/errors";
 import { recentHealthByIntegration } from "@/lib/health/health-round";
@@ -31,10 +30,9 @@ const single = (value: string | string[] | undefined) => (typeof value === "stri
 
 /** Health, usage and the audit log of one organization, for its owners and admins (any, for a superadmin). */
 export default async function AdminPage({ searchParams }: { searchParams: Search }) {
-  const ctx = await requirePageContext();
+  const { db, ctx } = await requireSignedInPage();
   const query = await searchParams;
   const params = { range: single(query.range), org: single(query.org), audit: single(query.audit) };
-  const db = getDb();
   const org = await adminOrganization(db, ctx, params.org).catch((error: unknown) => {
     if (error instanceof ForbiddenError) return null;
     throw error;

@@ -5,9 +5,8 @@ import { newConversationAction } from "@/app/(app)/chat/actions";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { getDb } from "@/db/client";
 import { isAdminRole } from "@/lib/auth/context";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 import { capabilityToolName } from "@/lib/capabilities/names";
 import { listCapabilities } from "@/lib/capabilities/store";
 import { listAgents } from "@/lib/chat/agents";
@@ -17,8 +16,7 @@ import { listIntegrationsForOrg } from "@/lib/mcp/repository";
 export const metadata: Metadata = { title: "Agents" };
 
 export default async function AgentsPage() {
-  const ctx = await requirePageContext();
-  const db = getDb();
+  const { db, ctx } = await requireSignedInPage();
   const [agents, integrations, capabilities] = await Promise.all([
     listAgents(db, ctx),
     listIntegrationsForOrg(db, ctx.orgId),

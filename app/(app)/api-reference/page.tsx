@@ -3,9 +3,8 @@ import { headers } from "next/headers";
 import Link from "next/link";
 import { Card, CardDescription, CardTitle } from "@/components/ui/card";
 import { CopyBlock } from "@/components/ui/copy-block";
-import { getDb } from "@/db/client";
 import { isAdminRole } from "@/lib/auth/context";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 import { listTools } from "@/lib/tools/catalog";
 
 export const metadata: Metadata = { title: "API" };
@@ -31,8 +30,8 @@ function exampleParams(schema: Record<string, unknown>): Record<string, unknown>
 
 /** The REST reference for this organization: endpoints, every tool's schema, and curl lines to copy. */
 export default async function ApiReferencePage() {
-  const ctx = await requirePageContext();
-  const tools = await listTools(getDb(), ctx);
+  const { db, ctx } = await requireSignedInPage();
+  const tools = await listTools(db, ctx);
   const host = (await headers()).get("host") ?? "localhost:3000";
   const base = `${host.startsWith("localhost") || host.startsWith("127.") ? "http" : "https"}://${host}`;
   const list = `curl -s ${base}/api/mcp/tools \\\n  -H "Authorization: Bearer $SWITCHBOARD_API_KEY"`;

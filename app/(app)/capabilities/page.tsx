@@ -3,17 +3,16 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { getDb } from "@/db/client";
 import { isAdminRole } from "@/lib/auth/context";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 import { capabilityToolName } from "@/lib/capabilities/names";
 import { listCapabilities } from "@/lib/capabilities/store";
 
 export const metadata: Metadata = { title: "Capabilities" };
 
 export default async function CapabilitiesPage() {
-  const ctx = await requirePageContext();
-  const rows = await listCapabilities(getDb(), ctx.orgId);
+  const { db, ctx } = await requireSignedInPage();
+  const rows = await listCapabilities(db, ctx.orgId);
   return (
     <div className="grid gap-6">
       <div className="flex flex-wrap items-start justify-between gap-3">

@@ -5,8 +5,7 @@ import { ConversationList } from "@/components/chat/conversation-list";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
-import { getDb } from "@/db/client";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 import { listAgents } from "@/lib/chat/agents";
 import { listConversations } from "@/lib/chat/conversations";
 import { newConversationAction } from "./actions";
@@ -18,12 +17,12 @@ export default async function ChatIndexPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const ctx = await requirePageContext();
+  const { db, ctx } = await requireSignedInPage();
   const { q } = await searchParams;
   const search = typeof q === "string" ? q.slice(0, 200) : "";
   const [conversations, agents] = await Promise.all([
-    listConversations(getDb(), ctx, { search }),
-    listAgents(getDb(), ctx),
+    listConversations(db, ctx, { search }),
+    listAgents(db, ctx),
   ]);
   return (
     <div className="grid gap-6">

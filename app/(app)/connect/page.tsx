@@ -2,13 +2,13 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { ConnectClient } from "@/components/connect/connect-client";
 import { isAdminRole } from "@/lib/auth/context";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 
 export const metadata: Metadata = { title: "Connect a client" };
 
 /** How to point Claude Desktop, Cursor, VS Code or the MCP Inspector at this organization's gateway. */
 export default async function ConnectPage() {
-  const ctx = await requirePageContext();
+  const { ctx } = await requireSignedInPage();
   const requestHeaders = await headers();
   const host = requestHeaders.get("host") ?? "localhost:3000";
   const protocol =

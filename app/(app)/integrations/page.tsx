@@ -7,9 +7,8 @@ import { StatusBadge } from "@/components/integrations/status-badge";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { getDb } from "@/db/client";
 import { isAdminRole } from "@/lib/auth/context";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 import { recentHealthByIntegration } from "@/lib/health/health-round";
 import { listIntegrations } from "@/lib/mcp/integrations-service";
 import { plural } from "@/lib/plural";
@@ -21,12 +20,12 @@ export default async function IntegrationsPage({
 }: {
   searchParams: Promise<{ oauth?: string }>;
 }) {
-  const ctx = await requirePageContext();
+  const { db, ctx } = await requireSignedInPage();
   // The provider sent the browser back with nothing that leads to a connection in progress.
   const lostAuthorization = (await searchParams).oauth !== undefined;
   const [integrations, health] = await Promise.all([
-    listIntegrations(getDb(), ctx),
-    recentHealthByIntegration(getDb(), ctx.orgId),
+    listIntegrations(db, ctx),
+    recentHealthByIntegration(db, ctx.orgId),
   ]);
   const canManage = isAdminRole(ctx.role);
   return (

@@ -1,16 +1,15 @@
 import type { Metadata } from "next";
 import { Card, CardDescription, CardTitle } from "@/components/ui/card";
-import { getDb } from "@/db/client";
 import { isAdminRole } from "@/lib/auth/context";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 import { listKnowledgeNodes } from "@/lib/knowledge/nodes";
 import { DeleteNodeButton, ImportNodesForm, NodeForm } from "./node-forms";
 
 export const metadata: Metadata = { title: "Knowledge" };
 
 export default async function KnowledgePage() {
-  const ctx = await requirePageContext();
-  const nodes = await listKnowledgeNodes(getDb(), ctx);
+  const { db, ctx } = await requireSignedInPage();
+  const nodes = await listKnowledgeNodes(db, ctx);
   const canManage = isAdminRole(ctx.role);
   return (
     <div className="grid gap-6">

@@ -1,4 +1,3 @@
-import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { chatTurn } from "@/lib/chat/chat-turn";
 import { apiRoute } from "@/lib/http/api-route";
@@ -8,7 +7,7 @@ export const dynamic = "force-dynamic";
 export const maxDuration = 300;
 
 /** One turn of a conversation; the server keeps the history, the browser sends only what the user did. */
-export const POST = apiRoute("POST /api/chat", async (request) => {
+export const POST = apiRoute("POST /api/chat", async (request, { db }) => {
   const ctx = await requireApiContext();
-  return chatTurn(getDb(), ctx, await readJsonBody(request, 4 * 1024 * 1024), { signal: request.signal });
+  return chatTurn(db, ctx, await readJsonBody(request, 4 * 1024 * 1024), { signal: request.signal });
 });

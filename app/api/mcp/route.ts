@@ -1,4 +1,3 @@
-import { getDb } from "@/db/client";
 import { getEnv } from "@/lib/env";
 import { createGatewayServer, serializedGatewayToolList } from "@/lib/gateway/gateway-server";
 import { serveMcpDelete, serveMcpGet, serveMcpPost } from "@/lib/gateway/serve-mcp";
@@ -16,22 +15,26 @@ const ENDPOINT = "gateway";
  * lone tools/list, only the key's listing serialized once), and a session, if the client keeps one, lives in the
  * database, so any instance answers any request.
  */
-export const POST = uncompressedApiRoute("POST /api/mcp", (request) =>
-  serveMcpPost(request, ENDPOINT, async (ctx, parsedBody, session) => {
+export const POST = uncompressedApiRoute("POST /api/mcp", (request, { db }) =>
+  serveMcpPost(db, request, ENDPOINT, async (ctx, parsedBody, session) => {
     // A lone tools/list (a large organization's, thousands of tools) is answered from its listing serialized
     // once, as the SDK server would answer it; when the listing fails, the SDK server answers with its error.
     // Paged listings go through the SDK server, which pages.
     const listId = getEnv().MCP_LIST_PAGE_SIZE ? undefined : loneToolsListId(request.headers, parsedBody);
     if (listId !== undefined) {
-      const serialized = await serializedGatewayToolList(getDb(), ctx).catch(() => undefined);
+      const serialized = await serializedGatewayToolList(db, ctx).catch(() => undefined);
       if (serialized) return toolsListAnswer(listId, serialized);
     }
-    return createGatewayServer(getDb(), ctx, session);
+    return createGatewayServer(db, ctx, session);
   }),
 );
 
-export const GET = uncompressedApiRoute("GET /api/mcp", (request) => serveMcpGet(request, ENDPOINT));
-export const DELETE = uncompressedApiRoute("DELETE /api/mcp", (request) => serveMcpDelete(request, ENDPOINT));
+export const GET = uncompressedApiRoute("GET /api/mcp", (request, { db }) =>
+  serveMcpGet(db, request, ENDPOINT),
+);
+export const DELETE = uncompressedApiRoute("DELETE /api/mcp", (request, { db }) =>
+  serveMcpDelete(db, request, ENDPOINT),
+);
 
 // Under `npm start`, later POSTs skip Next.js's router (see serveFromNode).
 serveFromNode("POST", "/api/mcp", POST);

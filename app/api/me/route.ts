@@ -1,4 +1,3 @@
-import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { findUserById } from "@/lib/auth/users";
 import { apiRoute } from "@/lib/http/api-route";
@@ -6,8 +5,8 @@ import { apiRoute } from "@/lib/http/api-route";
 export const dynamic = "force-dynamic";
 
 /** The signed-in user and their active organization and role. */
-export const GET = apiRoute("GET /api/me", async () => {
+export const GET = apiRoute("GET /api/me", async (_request, { db }) => {
   const ctx = await requireApiContext();
-  const user = await findUserById(getDb(), ctx.userId);
+  const user = await findUserById(db, ctx.userId);
   return Response.json({ user, organizationId: ctx.orgId, role: ctx.role });
 });

@@ -1,4 +1,3 @@
-import { getDb } from "@/db/client";
 import { UnauthorizedError } from "@/lib/errors";
 import { apiRequestContext } from "@/lib/http/api-context";
 import { apiRoute } from "@/lib/http/api-route";
@@ -12,7 +11,7 @@ import { invokeRequestSchema } from "../mcp/invoke/schema";
 export const dynamic = "force-dynamic";
 
 /** The OpenAPI document; with a key (or session) it describes the caller's tools, otherwise the built-in ones. */
-export const GET = apiRoute("GET /api/openapi.json", async (request) => {
+export const GET = apiRoute("GET /api/openapi.json", async (request, { db }) => {
   let tools: ToolDescriptor[] = builtinTools.map(({ name, description, inputSchema, source }) => ({
     name,
     description,
@@ -21,7 +20,7 @@ export const GET = apiRoute("GET /api/openapi.json", async (request) => {
   }));
   try {
     const ctx = await apiRequestContext(request);
-    tools = await listTools(getDb(), ctx, { scope: ctx.toolScope });
+    tools = await listTools(db, ctx, { scope: ctx.toolScope });
   } catch (error) {
     if (!(error instanceof UnauthorizedError)) throw error;
   }

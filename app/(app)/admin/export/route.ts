@@ -1,4 +1,3 @@
-import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { ValidationError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
@@ -9,7 +8,7 @@ import { dashboardData, isRangeKey, RANGES, rangeOf } from "@/lib/usage/dashboar
 export const dynamic = "force-dynamic";
 
 /** The dashboard's per-tool figures for the range as CSV; cells a spreadsheet would run as formulas are quoted. */
-export const GET = apiRoute("GET /admin/export", async (request) => {
+export const GET = apiRoute("GET /admin/export", async (request, { db }) => {
   const ctx = await requireApiContext();
   const url = new URL(request.url);
   const requested = url.searchParams.getAll("range");
@@ -17,9 +16,9 @@ export const GET = apiRoute("GET /admin/export", async (request) => {
     throw new ValidationError(`range must be one of ${Object.keys(RANGES).join(", ")}.`, {
       range: [`range must be one of ${Object.keys(RANGES).join(", ")}.`],
     });
-  const org = await adminOrganization(getDb(), ctx, url.searchParams.get("org") ?? undefined);
+  const org = await adminOrganization(db, ctx, url.searchParams.get("org") ?? undefined);
   const { key, range } = rangeOf(requested[0]);
-  const data = await dashboardData(getDb(), org.id, range);
+  const data = await dashboardData(db, org.id, range);
   const csv = toCsv([
     ["tool", "source", "calls", "errors", "p50_ms", "p95_ms"],
     ...data.tools.map((row) => [

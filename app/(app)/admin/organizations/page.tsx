@@ -3,17 +3,16 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { StatTable } from "@/components/admin/stat-table";
 import { Card } from "@/components/ui/card";
-import { getDb } from "@/db/client";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 import { listOrganizationsOverview } from "@/lib/platform/platform-admin";
 
 export const metadata: Metadata = { title: "Organizations" };
 
 /** A superadmin's list of every organization, each leading to its dashboard. */
 export default async function OrganizationsPage() {
-  const ctx = await requirePageContext();
+  const { db, ctx } = await requireSignedInPage();
   if (!ctx.isSuperadmin) notFound();
-  const rows = await listOrganizationsOverview(getDb(), ctx);
+  const rows = await listOrganizationsOverview(db, ctx);
   return (
     <div className="grid gap-6">
       <h1 className="text-2xl font-semibold">Organizations</h1>

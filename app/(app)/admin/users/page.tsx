@@ -5,8 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
-import { getDb } from "@/db/client";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 import { hasControlCharacters } from "@/lib/http/text-input";
 import { searchUsers } from "@/lib/platform/platform-admin";
 
@@ -18,13 +17,13 @@ export default async function UsersPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const ctx = await requirePageContext();
+  const { db, ctx } = await requireSignedInPage();
   if (!ctx.isSuperadmin) notFound();
   const { q: raw } = await searchParams;
   const q = typeof raw === "string" ? raw : "";
   // Control characters are in no email or name, and Postgres refuses NUL in text: say so rather than fail.
   const invalid = hasControlCharacters(q);
-  const found = invalid ? [] : await searchUsers(getDb(), ctx, q);
+  const found = invalid ? [] : await searchUsers(db, ctx, q);
   return (
     <div className="grid gap-6">
       <h1 className="text-2xl font-semibold">Users</h1>

@@ -2,21 +2,20 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { deleteAgentAction } from "@/app/(app)/agents/actions";
 import { AgentForm } from "@/components/agents/agent-form";
-import { agentFormOptions, agentFormValues } from "@/components/agents/agent-page-data";
 import { DeleteWithConfirm } from "@/components/forms/delete-with-confirm";
 import { Badge } from "@/components/ui/badge";
-import { getDb } from "@/db/client";
 import { isAdminRole } from "@/lib/auth/context";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
+import { agentFormOptions, agentFormValues } from "@/lib/chat/agent-form-data";
 import { getAgent } from "@/lib/chat/agents";
 import { NotFoundError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Agent" };
 
 export default async function AgentPage({ params }: { params: Promise<{ id: string }> }) {
-  const ctx = await requirePageContext();
+  const { db, ctx } = await requireSignedInPage();
   const { id } = await params;
-  const agent = await getAgent(getDb(), ctx, id).catch((error: unknown) => {
+  const agent = await getAgent(db, ctx, id).catch((error: unknown) => {
     if (error instanceof NotFoundError) notFound();
     throw error;
   });
@@ -37,11 +36,7 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
         ) : null}
       </div>
       {admin ? null : <p className="text-sm text-muted-foreground">Only owners and admins change agents.</p>}
-      <AgentForm
-        agent={agentFormValues(agent)}
-        readOnly={!admin}
-        {...(await agentFormOptions(getDb(), ctx))}
-      />
+      <AgentForm agent={agentFormValues(agent)} readOnly={!admin} {...(await agentFormOptions(db, ctx))} />
     </div>
   );
 }

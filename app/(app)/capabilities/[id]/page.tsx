@@ -3,9 +3,8 @@ import { notFound } from "next/navigation";
 import { deleteCapabilityAction } from "@/app/(app)/capabilities/actions";
 import { CapabilityForm } from "@/components/capabilities/capability-form";
 import { DeleteWithConfirm } from "@/components/forms/delete-with-confirm";
-import { getDb } from "@/db/client";
 import { isAdminRole } from "@/lib/auth/context";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 import { capabilityToolName } from "@/lib/capabilities/names";
 import { getCapability } from "@/lib/capabilities/store";
 import { NotFoundError } from "@/lib/errors";
@@ -14,9 +13,9 @@ import { plural } from "@/lib/plural";
 export const metadata: Metadata = { title: "Capability" };
 
 export default async function CapabilityPage({ params }: { params: Promise<{ id: string }> }) {
-  const ctx = await requirePageContext();
+  const { db, ctx } = await requireSignedInPage();
   const { id } = await params;
-  const row = await getCapability(getDb(), ctx, id).catch((error: unknown) => {
+  const row = await getCapability(db, ctx, id).catch((error: unknown) => {
     if (error instanceof NotFoundError) notFound();
     throw error;
   });

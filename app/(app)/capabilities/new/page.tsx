@@ -2,12 +2,12 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { CapabilityForm, NEW_CAPABILITY } from "@/components/capabilities/capability-form";
 import { isAdminRole } from "@/lib/auth/context";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 
 export const metadata: Metadata = { title: "New capability" };
 
 export default async function NewCapabilityPage() {
-  const ctx = await requirePageContext();
+  const { ctx } = await requireSignedInPage();
   if (!isAdminRole(ctx.role)) redirect("/capabilities");
   return (
     <div className="grid gap-6">

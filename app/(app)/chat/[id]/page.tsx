@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ChatView } from "@/components/chat/chat-view";
-import { getDb } from "@/db/client";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 import { conversationView } from "@/lib/chat/conversation-view";
 import { getConversation, loadMessages } from "@/lib/chat/conversations";
 import { chatModel } from "@/lib/chat/model";
@@ -12,9 +11,8 @@ import { NotFoundError } from "@/lib/errors";
 export const metadata: Metadata = { title: "Conversation" };
 
 export default async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
-  const ctx = await requirePageContext();
+  const { db, ctx } = await requireSignedInPage();
   const { id } = await params;
-  const db = getDb();
   try {
     const conversation = await getConversation(db, ctx, id);
     const messages = await loadMessages(db, conversation.id);

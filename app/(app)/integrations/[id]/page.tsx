@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { IntegrationDetail } from "@/components/integrations/integration-detail";
-import { getDb } from "@/db/client";
 import { isAdminRole } from "@/lib/auth/context";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 import { NotFoundError } from "@/lib/errors";
 import { findCatalogEntry } from "@/lib/mcp/catalog";
 import { getIntegration, type IntegrationView } from "@/lib/mcp/integrations-service";
@@ -17,11 +16,11 @@ export default async function IntegrationPage({
   params: Promise<{ id: string }>;
   searchParams: Promise<{ test?: string; oauth?: string; reason?: string }>;
 }) {
-  const ctx = await requirePageContext();
+  const { db, ctx } = await requireSignedInPage();
   const { id } = await params;
   let integration: IntegrationView;
   try {
-    integration = await getIntegration(getDb(), ctx, id);
+    integration = await getIntegration(db, ctx, id);
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;

@@ -2,14 +2,14 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { AddIntegration } from "@/components/integrations/add-integration";
 import { isAdminRole } from "@/lib/auth/context";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 import { getEnv } from "@/lib/env";
 import { offeredCatalog } from "@/lib/mcp/catalog";
 
 export const metadata: Metadata = { title: "Add integration" };
 
 export default async function NewIntegrationPage() {
-  const ctx = await requirePageContext();
+  const { ctx } = await requireSignedInPage();
   if (!isAdminRole(ctx.role)) redirect("/integrations");
   const entries = offeredCatalog().map(({ bundled, demo: _demo, ...entry }) => ({
     ...entry,

@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardDescription, CardTitle } from "@/components/ui/card";
-import { getDb } from "@/db/client";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 import { findUserById } from "@/lib/auth/users";
 import { PasswordForm } from "./password-form";
 
@@ -13,8 +12,8 @@ export default async function AccountPage({
 }: {
   searchParams: Promise<{ password?: string }>;
 }) {
-  const ctx = await requirePageContext();
-  const [user, { password }] = await Promise.all([findUserById(getDb(), ctx.userId), searchParams]);
+  const { db, ctx } = await requireSignedInPage();
+  const [user, { password }] = await Promise.all([findUserById(db, ctx.userId), searchParams]);
   return (
     <div className="grid gap-6">
       <div>

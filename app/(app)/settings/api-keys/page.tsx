@@ -2,11 +2,10 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardDescription, CardTitle } from "@/components/ui/card";
-import { getDb } from "@/db/client";
 import { listApiKeys } from "@/lib/api-keys/api-keys";
 import { expiryLabel, scopeSummary } from "@/lib/api-keys/key-descriptions";
 import { isAdminRole } from "@/lib/auth/context";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 import { scopeChoices } from "@/lib/tools/scope-choices";
 import { CreateApiKeyForm, RevokeApiKeyButton } from "./api-key-forms";
 
@@ -16,9 +15,9 @@ const date = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString("en", { dateStyle: "medium", timeStyle: "short" }) : "never";
 
 export default async function ApiKeysPage() {
-  const ctx = await requirePageContext();
+  const { db, ctx } = await requireSignedInPage();
   if (!isAdminRole(ctx.role)) redirect("/");
-  const [keys, choices] = await Promise.all([listApiKeys(getDb(), ctx), scopeChoices(getDb(), ctx)]);
+  const [keys, choices] = await Promise.all([listApiKeys(db, ctx), scopeChoices(db, ctx)]);
   const names = {
     integrations: new Map(choices.integrations.map((integration) => [integration.id, integration.name])),
     capabilities: new Map(choices.capabilities.map((capability) => [capability.id, capability.name])),

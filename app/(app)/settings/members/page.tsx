@@ -4,9 +4,8 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { getDb } from "@/db/client";
 import { isAdminRole } from "@/lib/auth/context";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 import { listPendingInvitations } from "@/lib/invitations/invitations";
 import { listMembers } from "@/lib/orgs/members";
 import { MemberActions } from "./member-actions";
@@ -15,11 +14,11 @@ import { PendingInvitations } from "./pending-invitations";
 export const metadata: Metadata = { title: "Members" };
 
 export default async function MembersPage() {
-  const ctx = await requirePageContext();
+  const { db, ctx } = await requireSignedInPage();
   const canManage = isAdminRole(ctx.role);
   const [members, invitations] = await Promise.all([
-    listMembers(getDb(), ctx),
-    canManage ? listPendingInvitations(getDb(), ctx) : [],
+    listMembers(db, ctx),
+    canManage ? listPendingInvitations(db, ctx) : [],
   ]);
   return (
     <div className="grid gap-6">

@@ -1,6 +1,6 @@
 import { Badge } from "@/components/ui/badge";
 import { Card, CardDescription, CardTitle } from "@/components/ui/card";
-import type { Role } from "@/db/schema";
+import type { Role } from "@/lib/auth/context";
 import type { PendingInvitation } from "@/lib/invitations/invitations";
 import { RevokeInvitationButton } from "./revoke-invitation-button";
 

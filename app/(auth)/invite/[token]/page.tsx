@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
-import { getDb } from "@/db/client";
 import { auth } from "@/lib/auth/nextauth";
+import { databaseForRequest } from "@/lib/auth/request-context";
 import { findUserById } from "@/lib/auth/users";
 import { InvitationEmailMismatchError } from "@/lib/invitations/errors";
 import { findInvitationByToken } from "@/lib/invitations/find-invitation";
@@ -19,7 +19,7 @@ export const metadata: Metadata = { title: "Invitation", referrer: "no-referrer"
 /** Where an invitation link leads, signed in or not (outside the app's sign-in requirement). */
 export default async function InvitationPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const db = getDb();
+  const db = databaseForRequest();
   const [invitation, session] = await Promise.all([findInvitationByToken(db, token), auth()]);
   if (!invitation) return <InvitationUnavailable reason="invalid" />;
   const user = session?.userId ? await findUserById(db, session.userId) : undefined;

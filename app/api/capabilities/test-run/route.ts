@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { testRunCapability } from "@/lib/capabilities/test-run";
 import { idArg, textArg } from "@/lib/http/action-args";
@@ -31,7 +30,7 @@ const bodySchema = z
  * The capability editor's test run of the code as it stands. A route rather than a server action, so the
  * browser can cancel it: a cancelled request stops the sandbox run and every call it made.
  */
-export const POST = apiRoute("POST /api/capabilities/test-run", async (request) => {
+export const POST = apiRoute("POST /api/capabilities/test-run", async (request, { db }) => {
   const ctx = await requireApiContext();
   const { draft, argsText } = parseInput(bodySchema, await readJsonBody(request));
   const args = parseJsonField(argsText, "args", "The arguments are not valid JSON.") ?? {};
@@ -41,7 +40,7 @@ export const POST = apiRoute("POST /api/capabilities/test-run", async (request) 
     "The parameters schema is not valid JSON.",
   );
   const run = await testRunCapability(
-    getDb(),
+    db,
     ctx,
     { ...draft, parametersSchema, args },
     { signal: request.signal },

@@ -1,4 +1,3 @@
-import { getDb } from "@/db/client";
 import { apiRequestContext } from "@/lib/http/api-context";
 import { uncompressedApiRoute } from "@/lib/http/api-route";
 import { readJsonBody } from "@/lib/http/read-json";
@@ -10,10 +9,10 @@ import { invokeRequestSchema } from "./schema";
 export const dynamic = "force-dynamic";
 
 /** Invokes one tool with params (seed 002, requirement 2): its result as JSON, or a clear error. */
-export const POST = uncompressedApiRoute("POST /api/mcp/invoke", async (request) => {
+export const POST = uncompressedApiRoute("POST /api/mcp/invoke", async (request, { db }) => {
   const ctx = await apiRequestContext(request);
   const { tool_name, params } = parseInput(invokeRequestSchema, await readJsonBody(request));
-  const result = await invokeTool(getDb(), ctx, tool_name, params, {
+  const result = await invokeTool(db, ctx, tool_name, params, {
     surface: "rest",
     scope: ctx.toolScope,
     // A client that hangs up stops the capability runs it started.

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { getDb } from "@/db/client";
-import { getUserContext } from "@/lib/auth/request-context";
+import { databaseForRequest, getUserContext } from "@/lib/auth/request-context";
 import { logger } from "@/lib/logger";
 import {
   finishOAuthConnection,
@@ -30,7 +29,7 @@ export async function GET(request: Request) {
   const query = callbackSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) return back("/integrations?oauth=invalid");
   const { state, code, error, error_description: errorDescription } = query.data;
-  const db = getDb();
+  const db = databaseForRequest();
   const integrationId = await pendingFlowIntegration(db, ctx, state);
   const page = integrationId ? `/integrations/${integrationId}` : "/integrations";
   try {

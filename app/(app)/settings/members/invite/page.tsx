@@ -3,7 +3,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { Card, CardDescription, CardTitle } from "@/components/ui/card";
 import { isAdminRole } from "@/lib/auth/context";
-import { requirePageContext } from "@/lib/auth/request-context";
+import { requireSignedInPage } from "@/lib/auth/request-context";
 import { getEnv } from "@/lib/env";
 import { InviteForm } from "./invite-form";
 
@@ -15,7 +15,7 @@ const validity = (hours: number) =>
     : `${hours} ${hours === 1 ? "hour" : "hours"}`;
 
 export default async function InvitePage() {
-  const ctx = await requirePageContext();
+  const { ctx } = await requireSignedInPage();
   if (!isAdminRole(ctx.role)) redirect("/settings/members");
   const { INVITATION_TTL_HOURS, SMTP_URL } = getEnv();
   return (

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { RegisterForm } from "@/app/(auth)/register/register-form";
-import { getDb } from "@/db/client";
 import { auth } from "@/lib/auth/nextauth";
+import { databaseForRequest } from "@/lib/auth/request-context";
 import { findInvitationByToken } from "@/lib/invitations/find-invitation";
 import { InvitationUnavailable } from "../invitation-unavailable";
 
@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: "Create an account", referrer: "no-re
 export default async function InvitationRegisterPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   if ((await auth())?.userId) redirect(`/invite/${token}`);
-  const invitation = await findInvitationByToken(getDb(), token);
+  const invitation = await findInvitationByToken(databaseForRequest(), token);
   if (!invitation) return <InvitationUnavailable reason="invalid" />;
   if (invitation.status !== "pending") return <InvitationUnavailable reason={invitation.status} />;
   return (

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { toErrorResponse } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
@@ -25,11 +24,11 @@ const bodySchema = z
  */
 export const POST = apiRoute<{ id: string }>(
   "POST /api/integrations/[id]/run",
-  async (request, { params, requestId }) => {
+  async (request, { params, requestId, db }) => {
     const ctx = await requireApiContext();
     const { toolName, args } = parseInput(bodySchema, await readJsonBody(request));
     const id = (await params).id;
-    const run = () => runIntegrationTool(getDb(), ctx, id, toolName, args, { signal: request.signal });
+    const run = () => runIntegrationTool(db, ctx, id, toolName, args, { signal: request.signal });
     if (!wantsProgress(request)) return Response.json(await run());
     return progressStream(
       (report) => withDownstreamRelay({ progress: report }, run),

@@ -1,5 +1,4 @@
 import { revalidatePath } from "next/cache";
-import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { apiRoute } from "@/lib/http/api-route";
 import { testIntegration } from "@/lib/mcp/integrations-service";
@@ -12,9 +11,9 @@ export const dynamic = "force-dynamic";
  */
 export const POST = apiRoute<{ id: string }>(
   "POST /api/integrations/[id]/test",
-  async (request, { params }) => {
+  async (request, { params, db }) => {
     const ctx = await requireApiContext();
-    const result = await testIntegration(getDb(), ctx, (await params).id, { signal: request.signal });
+    const result = await testIntegration(db, ctx, (await params).id, { signal: request.signal });
     revalidatePath("/integrations");
     return Response.json(result);
   },

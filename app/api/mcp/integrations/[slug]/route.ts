@@ -1,4 +1,3 @@
-import { getDb } from "@/db/client";
 import { createIntegrationServer, integrationForKey } from "@/lib/gateway/integration-server";
 import { jsonRpcError } from "@/lib/gateway/json-rpc-error";
 import { serveMcpDelete, serveMcpGet, serveMcpPost } from "@/lib/gateway/serve-mcp";
@@ -15,26 +14,26 @@ const endpointOf = (slug: string) => `integrations/${slug}`;
  */
 export const POST = uncompressedApiRoute<{ slug: string }>(
   "POST /api/mcp/integrations/[slug]",
-  async (request, { params }) => {
+  async (request, { params, db }) => {
     const { slug } = await params;
-    return serveMcpPost(request, endpointOf(slug), async (ctx, _body, session) => {
-      const integration = await integrationForKey(getDb(), ctx, slug);
+    return serveMcpPost(db, request, endpointOf(slug), async (ctx, _body, session) => {
+      const integration = await integrationForKey(db, ctx, slug);
       if (!integration)
         return jsonRpcError(
           404,
           -32001,
           `No integration "${slug}" for this key: check the slug, that the integration is enabled, and the key's scope.`,
         );
-      return createIntegrationServer(getDb(), ctx, integration, session);
+      return createIntegrationServer(db, ctx, integration, session);
     });
   },
 );
 
 export const GET = uncompressedApiRoute<{ slug: string }>(
   "GET /api/mcp/integrations/[slug]",
-  async (request, { params }) => serveMcpGet(request, endpointOf((await params).slug)),
+  async (request, { params, db }) => serveMcpGet(db, request, endpointOf((await params).slug)),
 );
 export const DELETE = uncompressedApiRoute<{ slug: string }>(
   "DELETE /api/mcp/integrations/[slug]",
-  async (request, { params }) => serveMcpDelete(request, endpointOf((await params).slug)),
+  async (request, { params, db }) => serveMcpDelete(db, request, endpointOf((await params).slug)),
 );

@@ -1,4 +1,3 @@
-import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { getConversation } from "@/lib/chat/conversations";
 import { toolAnswerSchema } from "@/lib/chat/tool-relay-schema";
@@ -16,13 +15,12 @@ export const dynamic = "force-dynamic";
  */
 export const POST = apiRoute<{ id: string; questionId: string }>(
   "POST /api/chat/[id]/answers/[questionId]",
-  async (request, { params }) => {
+  async (request, { params, db }) => {
     const ctx = await requireApiContext();
     const { id, questionId } = await params;
     const answer = parseInput(toolAnswerSchema, await readJsonBody(request));
     if (JSON.stringify(answer).length > MAX_ANSWER_BYTES)
       throw new AppError("payload_too_large:answer", `Keep the answer under ${MAX_ANSWER_BYTES} characters.`);
-    const db = getDb();
     await getConversation(db, ctx, id);
     await deliverAnswer(db, questionId, ctx.userId, answer);
     return Response.json({ ok: true }, { status: 202 });

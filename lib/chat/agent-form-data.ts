@@ -4,7 +4,18 @@ import type { RequestContext } from "@/lib/auth/context";
 import { getEnv } from "@/lib/env";
 import { builtinTools } from "@/lib/tools/builtin";
 import { scopeChoices } from "@/lib/tools/scope-choices";
-import type { AgentFormValues } from "./agent-form";
+
+/** The agent form's fields, as the page fills them. */
+export interface AgentFormValues {
+  id: string | null;
+  name: string;
+  instructions: string;
+  model: string;
+  mcpIntegrationIds: string[] | null;
+  capabilityIds: string[] | null;
+  builtinTools: string[];
+  requireToolApproval: boolean;
+}
 
 /**
  * What the agent form needs besides the agent: the organization's integrations and capabilities, the built-ins,
