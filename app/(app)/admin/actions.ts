@@ -2,10 +2,9 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
-import { toActionError } from "@/lib/errors";
-import { booleanArg, idArg, invalidActionArgs } from "@/lib/http/action-args";
+import { booleanArg, idArg } from "@/lib/http/action-args";
+import { serverAction } from "@/lib/http/server-action";
 import { setRecordToolPayloads } from "@/lib/orgs/organizations";
 import { setUserDisabled } from "@/lib/platform/platform-admin";
 
@@ -13,25 +12,29 @@ const userDisabledInput = z.object({ userId: idArg, disabled: booleanArg });
 const recordPayloadsInput = z.object({ enabled: booleanArg });
 
 export async function setUserDisabledAction(userId: string, disabled: boolean): Promise<{ error?: string }> {
-  const invalid = invalidActionArgs(userDisabledInput, { userId, disabled });
-  if (invalid) return invalid;
-  try {
-    await setUserDisabled(getDb(), await requireApiContext(), userId, disabled);
-  } catch (error) {
-    return toActionError(error, { action: "setUserDisabled" });
-  }
-  revalidatePath("/admin/users");
-  return {};
+  return serverAction({
+    name: "setUserDisabled",
+    args: userDisabledInput,
+    input: { userId, disabled },
+    context: requireApiContext,
+    run: ({ db, ctx }) => setUserDisabled(db, ctx, userId, disabled),
+    onSuccess: () => {
+      revalidatePath("/admin/users");
+      return {};
+    },
+  });
 }
 
 export async function setRecordToolPayloadsAction(enabled: boolean): Promise<{ error?: string }> {
-  const invalid = invalidActionArgs(recordPayloadsInput, { enabled });
-  if (invalid) return invalid;
-  try {
-    await setRecordToolPayloads(getDb(), await requireApiContext(), enabled);
-  } catch (error) {
-    return toActionError(error, { action: "setRecordToolPayloads" });
-  }
-  revalidatePath("/admin");
-  return {};
+  return serverAction({
+    name: "setRecordToolPayloads",
+    args: recordPayloadsInput,
+    input: { enabled },
+    context: requireApiContext,
+    run: ({ db, ctx }) => setRecordToolPayloads(db, ctx, enabled),
+    onSuccess: () => {
+      revalidatePath("/admin");
+      return {};
+    },
+  });
 }

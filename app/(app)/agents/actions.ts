@@ -4,11 +4,10 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
-import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { createAgent, deleteAgent, updateAgent } from "@/lib/chat/agents";
-import { toActionError } from "@/lib/errors";
-import { formArg, idArg, invalidActionArgs } from "@/lib/http/action-args";
+import { formArg, idArg } from "@/lib/http/action-args";
+import { serverAction } from "@/lib/http/server-action";
 
 const saveInput = z.object({ id: idArg.nullable(), form: formArg });
 const idInput = z.object({ id: idArg });
@@ -28,38 +27,38 @@ function agentFromForm(form: FormData) {
   };
 }
 
-const keep = (form: FormData) => ({
-  name: String(form.get("name") ?? ""),
-  instructions: String(form.get("instructions") ?? ""),
-  model: String(form.get("model") ?? ""),
-});
-
 export async function saveAgentAction(
   id: string | null,
   _prev: FormState,
   form: FormData,
 ): Promise<FormState> {
-  const invalid = invalidActionArgs(saveInput, { id, form });
-  if (invalid) return invalid;
-  try {
-    const ctx = await requireApiContext();
-    if (id) await updateAgent(getDb(), ctx, id, agentFromForm(form));
-    else await createAgent(getDb(), ctx, agentFromForm(form));
-  } catch (error) {
-    return { ...toActionError(error, { action: "saveAgent" }), values: keep(form) };
-  }
-  revalidatePath("/agents");
-  redirect("/agents");
+  return serverAction({
+    name: "saveAgent",
+    args: saveInput,
+    input: { id, form },
+    context: requireApiContext,
+    keep: ["name", "instructions", "model"],
+    run: async ({ db, ctx }) => {
+      if (id) await updateAgent(db, ctx, id, agentFromForm(form));
+      else await createAgent(db, ctx, agentFromForm(form));
+    },
+    onSuccess: () => {
+      revalidatePath("/agents");
+      redirect("/agents");
+    },
+  });
 }
 
 export async function deleteAgentAction(id: string): Promise<{ error?: string }> {
-  const invalid = invalidActionArgs(idInput, { id });
-  if (invalid) return invalid;
-  try {
-    await deleteAgent(getDb(), await requireApiContext(), id);
-  } catch (error) {
-    return toActionError(error, { action: "deleteAgent" });
-  }
-  revalidatePath("/agents");
-  redirect("/agents");
+  return serverAction({
+    name: "deleteAgent",
+    args: idInput,
+    input: { id },
+    context: requireApiContext,
+    run: ({ db, ctx }) => deleteAgent(db, ctx, id),
+    onSuccess: () => {
+      revalidatePath("/agents");
+      redirect("/agents");
+    },
+  });
 }

@@ -4,10 +4,9 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
-import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
-import { toActionError } from "@/lib/errors";
-import { booleanArg, formArg, idArg, invalidActionArgs } from "@/lib/http/action-args";
+import { booleanArg, formArg, idArg } from "@/lib/http/action-args";
+import { keptValues, serverAction } from "@/lib/http/server-action";
 import {
   createIntegration,
   deleteIntegration,
@@ -52,24 +51,22 @@ const seconds = (form: FormData) => {
   return value === undefined ? undefined : Math.round(Number(value) * 1000);
 };
 
-/** Values echoed back to the form after an error: never the secrets. */
-function safeValues(form: FormData): Record<string, string> {
-  const keep = [
-    "name",
-    "transport",
-    "url",
-    "authType",
-    "timeoutSeconds",
-    "catalogKey",
-    "command",
-    "oauthCredentials",
-    "oauthScope",
-    "oauthClientId",
-  ];
-  return Object.fromEntries(
-    keep.flatMap((key) => (text(form, key) ? [[key, text(form, key) as string]] : [])),
-  );
-}
+/** The fields shown again after a refusal: never the secrets (token, headers, client secret, credentials). */
+const echoedFields = [
+  "name",
+  "transport",
+  "url",
+  "authType",
+  "timeoutSeconds",
+  "catalogKey",
+  "command",
+  "oauthCredentials",
+  "oauthScope",
+  "oauthClientId",
+];
+
+/** Only what was filled in: a blank field falls back to the saved value on the edit page. */
+const keepFilled = (form: FormData) => keptValues(form, echoedFields, { filledOnly: true });
 
 type AuthType = "none" | "bearer" | "headers" | "oauth";
 
@@ -84,50 +81,53 @@ function oauthFields(form: FormData) {
 }
 
 export async function createIntegrationAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const invalid = invalidActionArgs(formInput, { form });
-  if (invalid) return invalid;
-  let id: string;
-  try {
-    const ctx = await requireApiContext();
-    const source = text(form, "source");
-    const integration =
-      source === "catalog"
-        ? await createIntegration(getDb(), ctx, {
-            source: "catalog",
-            catalogKey: text(form, "catalogKey") ?? "",
-            name: text(form, "name"),
-            credentials: prefixed(form, "credential:"),
-            timeoutMs: seconds(form),
-          })
-        : text(form, "transport") === "stdio"
-          ? await createIntegration(getDb(), ctx, {
-              source: "custom",
-              transport: "stdio",
-              name: text(form, "name") ?? "",
-              command: text(form, "command") ?? "",
-              args: (text(form, "args") ?? "")
-                .split("\n")
-                .map((a) => a.trim())
-                .filter(Boolean),
+  return serverAction({
+    name: "createIntegration",
+    args: formInput,
+    input: { form },
+    context: requireApiContext,
+    keep: keepFilled,
+    run: async ({ db, ctx }) => {
+      const source = text(form, "source");
+      const integration =
+        source === "catalog"
+          ? await createIntegration(db, ctx, {
+              source: "catalog",
+              catalogKey: text(form, "catalogKey") ?? "",
+              name: text(form, "name"),
+              credentials: prefixed(form, "credential:"),
               timeoutMs: seconds(form),
             })
-          : await createIntegration(getDb(), ctx, {
-              source: "custom",
-              transport: text(form, "transport") === "sse" ? "sse" : "streamable-http",
-              name: text(form, "name") ?? "",
-              url: text(form, "url") ?? "",
-              authType: (text(form, "authType") ?? "none") as AuthType,
-              token: text(form, "token"),
-              headers: headerLines(form, "headers"),
-              ...oauthFields(form),
-              timeoutMs: seconds(form),
-            });
-    id = integration.id;
-  } catch (error) {
-    return { ...toActionError(error, { action: "createIntegration" }), values: safeValues(form) };
-  }
-  revalidatePath("/integrations");
-  redirect(`/integrations/${id}?test=1`);
+          : text(form, "transport") === "stdio"
+            ? await createIntegration(db, ctx, {
+                source: "custom",
+                transport: "stdio",
+                name: text(form, "name") ?? "",
+                command: text(form, "command") ?? "",
+                args: (text(form, "args") ?? "")
+                  .split("\n")
+                  .map((a) => a.trim())
+                  .filter(Boolean),
+                timeoutMs: seconds(form),
+              })
+            : await createIntegration(db, ctx, {
+                source: "custom",
+                transport: text(form, "transport") === "sse" ? "sse" : "streamable-http",
+                name: text(form, "name") ?? "",
+                url: text(form, "url") ?? "",
+                authType: (text(form, "authType") ?? "none") as AuthType,
+                token: text(form, "token"),
+                headers: headerLines(form, "headers"),
+                ...oauthFields(form),
+                timeoutMs: seconds(form),
+              });
+      return integration.id;
+    },
+    onSuccess: (id) => {
+      revalidatePath("/integrations");
+      redirect(`/integrations/${id}?test=1`);
+    },
+  });
 }
 
 export async function updateIntegrationAction(
@@ -135,51 +135,56 @@ export async function updateIntegrationAction(
   _prev: FormState,
   form: FormData,
 ): Promise<FormState> {
-  const invalid = invalidActionArgs(idFormInput, { id, form });
-  if (invalid) return invalid;
-  try {
-    const ctx = await requireApiContext();
-    await updateIntegration(getDb(), ctx, id, {
-      name: text(form, "name"),
-      url: text(form, "url"),
-      transport: text(form, "transport") as "streamable-http" | "sse" | undefined,
-      authType: text(form, "authType") as AuthType | undefined,
-      token: text(form, "token"),
-      ...(form.has("oauthCredentials") ? oauthFields(form) : {}),
-      headers: form.has("headers") ? headerLines(form, "headers") : undefined,
-      credentials: prefixed(form, "credential:"),
-      timeoutMs: seconds(form),
-    });
-  } catch (error) {
-    return { ...toActionError(error, { action: "updateIntegration" }), values: safeValues(form) };
-  }
-  revalidatePath(`/integrations/${id}`);
-  return { success: "Saved." };
+  return serverAction({
+    name: "updateIntegration",
+    args: idFormInput,
+    input: { id, form },
+    context: requireApiContext,
+    keep: keepFilled,
+    run: ({ db, ctx }) =>
+      updateIntegration(db, ctx, id, {
+        name: text(form, "name"),
+        url: text(form, "url"),
+        transport: text(form, "transport") as "streamable-http" | "sse" | undefined,
+        authType: text(form, "authType") as AuthType | undefined,
+        token: text(form, "token"),
+        ...(form.has("oauthCredentials") ? oauthFields(form) : {}),
+        headers: form.has("headers") ? headerLines(form, "headers") : undefined,
+        credentials: prefixed(form, "credential:"),
+        timeoutMs: seconds(form),
+      }),
+    onSuccess: () => {
+      revalidatePath(`/integrations/${id}`);
+      return { success: "Saved." };
+    },
+  });
 }
 
 export async function setEnabledAction(id: string, enabled: boolean): Promise<FormState> {
-  const invalid = invalidActionArgs(setEnabledInput, { id, enabled });
-  if (invalid) return invalid;
-  try {
-    await setIntegrationEnabled(getDb(), await requireApiContext(), id, enabled);
-  } catch (error) {
-    return toActionError(error, { action: "setIntegrationEnabled" });
-  }
-  revalidatePath("/integrations");
-  revalidatePath(`/integrations/${id}`);
-  return {};
+  return serverAction({
+    name: "setIntegrationEnabled",
+    args: setEnabledInput,
+    input: { id, enabled },
+    context: requireApiContext,
+    run: ({ db, ctx }) => setIntegrationEnabled(db, ctx, id, enabled),
+    onSuccess: () => {
+      revalidatePath("/integrations");
+      revalidatePath(`/integrations/${id}`);
+      return {};
+    },
+  });
 }
 
 export async function deleteIntegrationAction(id: string): Promise<FormState> {
-  const invalid = invalidActionArgs(idInput, { id });
-  if (invalid) return invalid;
-  try {
-    await deleteIntegration(getDb(), await requireApiContext(), id);
-  } catch (error) {
-    return toActionError(error, { action: "deleteIntegration" });
-  }
-  revalidatePath("/integrations");
-  redirect("/integrations");
+  return serverAction({
+    name: "deleteIntegration",
+    args: idInput,
+    input: { id },
+    context: requireApiContext,
+    run: ({ db, ctx }) => deleteIntegration(db, ctx, id),
+    onSuccess: () => {
+      revalidatePath("/integrations");
+      redirect("/integrations");
+    },
+  });
 }
-
-/** Runs a tool from the tool runner; a refused call comes back with the message and, for bad arguments, each field's. */

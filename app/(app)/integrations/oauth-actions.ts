@@ -2,11 +2,10 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
-import { toActionError } from "@/lib/errors";
-import { booleanArg, idArg, invalidActionArgs } from "@/lib/http/action-args";
+import { booleanArg, idArg } from "@/lib/http/action-args";
 import { oauthRedirectUrl } from "@/lib/http/app-origin";
+import { serverAction } from "@/lib/http/server-action";
 import { startOAuthConnection } from "@/lib/mcp/oauth/connect-integration";
 import { disconnectOAuth } from "@/lib/mcp/oauth/disconnect-integration";
 
@@ -17,25 +16,27 @@ export async function startOAuthAction(
   id: string,
   personal: boolean,
 ): Promise<{ authorizationUrl?: string; error?: string }> {
-  const invalid = invalidActionArgs(connectionInput, { id, personal });
-  if (invalid) return { error: invalid.error };
-  try {
-    const ctx = await requireApiContext();
-    return await startOAuthConnection(getDb(), ctx, id, { personal, redirectUrl: await oauthRedirectUrl() });
-  } catch (error) {
-    return { error: toActionError(error, { action: "startOAuth" }).error };
-  }
+  return serverAction({
+    name: "startOAuth",
+    args: connectionInput,
+    input: { id, personal },
+    context: requireApiContext,
+    run: async ({ db, ctx }) =>
+      startOAuthConnection(db, ctx, id, { personal, redirectUrl: await oauthRedirectUrl() }),
+  });
 }
 
 export async function disconnectOAuthAction(id: string, personal: boolean): Promise<{ error?: string }> {
-  const invalid = invalidActionArgs(connectionInput, { id, personal });
-  if (invalid) return { error: invalid.error };
-  try {
-    await disconnectOAuth(getDb(), await requireApiContext(), id, { personal });
-  } catch (error) {
-    return { error: toActionError(error, { action: "disconnectOAuth" }).error };
-  }
-  revalidatePath(`/integrations/${id}`);
-  revalidatePath("/integrations");
-  return {};
+  return serverAction({
+    name: "disconnectOAuth",
+    args: connectionInput,
+    input: { id, personal },
+    context: requireApiContext,
+    run: ({ db, ctx }) => disconnectOAuth(db, ctx, id, { personal }),
+    onSuccess: () => {
+      revalidatePath(`/integrations/${id}`);
+      revalidatePath("/integrations");
+      return {};
+    },
+  });
 }

@@ -3,10 +3,10 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
-import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
-import { toActionError, ValidationError } from "@/lib/errors";
-import { formArg, idArg, invalidActionArgs } from "@/lib/http/action-args";
+import { ValidationError } from "@/lib/errors";
+import { formArg, idArg } from "@/lib/http/action-args";
+import { serverAction } from "@/lib/http/server-action";
 import { importKnowledgeNodes } from "@/lib/knowledge/import";
 import { createKnowledgeNode, deleteKnowledgeNode, updateKnowledgeNode } from "@/lib/knowledge/nodes";
 
@@ -29,59 +29,63 @@ function nodeInput(form: FormData) {
   return { name: String(form.get("name") ?? ""), content: String(form.get("content") ?? ""), metadata };
 }
 
-const values = (form: FormData) => ({
-  name: String(form.get("name") ?? ""),
-  content: String(form.get("content") ?? ""),
-  metadata: String(form.get("metadata") ?? ""),
-});
-
 export async function saveNodeAction(
   id: string | null,
   _prev: FormState,
   form: FormData,
 ): Promise<FormState> {
-  const invalid = invalidActionArgs(saveInput, { id, form });
-  if (invalid) return invalid;
-  try {
-    const ctx = await requireApiContext();
-    if (id) await updateKnowledgeNode(getDb(), ctx, id, nodeInput(form));
-    else await createKnowledgeNode(getDb(), ctx, nodeInput(form));
-  } catch (error) {
-    return { ...toActionError(error, { action: "saveKnowledgeNode" }), values: values(form) };
-  }
-  revalidatePath("/knowledge");
-  return { success: id ? "Saved." : "Added." };
+  return serverAction({
+    name: "saveKnowledgeNode",
+    args: saveInput,
+    input: { id, form },
+    context: requireApiContext,
+    keep: ["name", "content", "metadata"],
+    run: async ({ db, ctx }) => {
+      if (id) await updateKnowledgeNode(db, ctx, id, nodeInput(form));
+      else await createKnowledgeNode(db, ctx, nodeInput(form));
+    },
+    onSuccess: () => {
+      revalidatePath("/knowledge");
+      return { success: id ? "Saved." : "Added." };
+    },
+  });
 }
 
 export async function importNodesAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const invalid = invalidActionArgs(formInput, { form });
-  if (invalid) return invalid;
-  try {
-    const uploads = form
-      .getAll("files")
-      .filter((value): value is File => value instanceof File && value.size > 0);
-    if (uploads.length === 0) throw new ValidationError("Choose one or more .json or .md files.");
-    if (uploads.some((file) => file.size > 2 * 1024 * 1024))
-      throw new ValidationError("Each file must be under 2 MiB.");
-    const files = await Promise.all(
-      uploads.map(async (file) => ({ name: file.name, text: await file.text() })),
-    );
-    const { imported } = await importKnowledgeNodes(getDb(), await requireApiContext(), files);
-    revalidatePath("/knowledge");
-    return { success: `Imported ${imported} ${imported === 1 ? "node" : "nodes"}.` };
-  } catch (error) {
-    return toActionError(error, { action: "importKnowledge" });
-  }
+  return serverAction({
+    name: "importKnowledge",
+    args: formInput,
+    input: { form },
+    context: requireApiContext,
+    run: async ({ db, ctx }) => {
+      const uploads = form
+        .getAll("files")
+        .filter((value): value is File => value instanceof File && value.size > 0);
+      if (uploads.length === 0) throw new ValidationError("Choose one or more .json or .md files.");
+      if (uploads.some((file) => file.size > 2 * 1024 * 1024))
+        throw new ValidationError("Each file must be under 2 MiB.");
+      const files = await Promise.all(
+        uploads.map(async (file) => ({ name: file.name, text: await file.text() })),
+      );
+      return (await importKnowledgeNodes(db, ctx, files)).imported;
+    },
+    onSuccess: (imported) => {
+      revalidatePath("/knowledge");
+      return { success: `Imported ${imported} ${imported === 1 ? "node" : "nodes"}.` };
+    },
+  });
 }
 
 export async function deleteNodeAction(id: string): Promise<FormState> {
-  const invalid = invalidActionArgs(idInput, { id });
-  if (invalid) return invalid;
-  try {
-    await deleteKnowledgeNode(getDb(), await requireApiContext(), id);
-  } catch (error) {
-    return toActionError(error, { action: "deleteKnowledgeNode" });
-  }
-  revalidatePath("/knowledge");
-  return {};
+  return serverAction({
+    name: "deleteKnowledgeNode",
+    args: idInput,
+    input: { id },
+    context: requireApiContext,
+    run: ({ db, ctx }) => deleteKnowledgeNode(db, ctx, id),
+    onSuccess: () => {
+      revalidatePath("/knowledge");
+      return {};
+    },
+  });
 }

@@ -3,7 +3,8 @@
 import type { UIMessage } from "ai";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { getDb } from "@/db/client";
+import type { Database } from "@/db/client";
+import type { UserContext } from "@/lib/auth/context";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { renderConversationPrompt } from "@/lib/chat/conversation-prompts";
 import {
@@ -14,8 +15,8 @@ import {
 import { appendMessages, getConversation } from "@/lib/chat/conversations";
 import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { type ResourceAttachment, readResourceAttachment } from "@/lib/chat/resource-attachments";
-import { toActionError } from "@/lib/errors";
-import { idArg, invalidActionArgs, textArg } from "@/lib/http/action-args";
+import { idArg, textArg } from "@/lib/http/action-args";
+import { serverAction } from "@/lib/http/server-action";
 
 const togglesInput = z.object({ id: idArg, toggles: toolTogglesSchema.strict() });
 const allowToolInput = z.object({ id: idArg, toolName: textArg });
@@ -31,66 +32,71 @@ const renderPromptInput = z.object({
   ),
 });
 
-async function conversationCapabilities(id: string) {
-  const ctx = await requireApiContext();
-  const conversation = await getConversation(getDb(), ctx, id);
-  const { capabilities, active } = await prepareConversation(getDb(), ctx, conversation);
-  return { ctx, conversation, capabilities, active };
+async function conversationCapabilities(db: Database, ctx: UserContext, id: string) {
+  const conversation = await getConversation(db, ctx, id);
+  const { active } = await prepareConversation(db, ctx, conversation);
+  return { conversation, active };
 }
 
 export async function setToolTogglesAction(
   id: string,
   toggles: { disabledIntegrationIds: string[]; disabledTools: string[] },
 ): Promise<{ error?: string }> {
-  const invalid = invalidActionArgs(togglesInput, { id, toggles });
-  if (invalid) return invalid;
-  try {
-    await setToolToggles(getDb(), await requireApiContext(), id, toggles);
-  } catch (error) {
-    return toActionError(error, { action: "setToolToggles" });
-  }
-  revalidatePath(`/chat/${id}`);
-  return {};
+  return serverAction({
+    name: "setToolToggles",
+    args: togglesInput,
+    input: { id, toggles },
+    context: requireApiContext,
+    run: ({ db, ctx }) => setToolToggles(db, ctx, id, toggles),
+    onSuccess: () => {
+      revalidatePath(`/chat/${id}`);
+      return {};
+    },
+  });
 }
 
 export async function allowToolAlwaysAction(id: string, toolName: string): Promise<{ error?: string }> {
-  const invalid = invalidActionArgs(allowToolInput, { id, toolName });
-  if (invalid) return invalid;
-  try {
-    await allowToolForConversation(getDb(), await requireApiContext(), id, toolName);
-  } catch (error) {
-    return toActionError(error, { action: "allowToolAlways" });
-  }
-  return {};
+  return serverAction({
+    name: "allowToolAlways",
+    args: allowToolInput,
+    input: { id, toolName },
+    context: requireApiContext,
+    run: ({ db, ctx }) => allowToolForConversation(db, ctx, id, toolName),
+    onSuccess: () => ({}),
+  });
 }
 
 export async function readResourceAction(
   id: string,
   request: { integrationId: string; uri: string },
 ): Promise<{ attachment?: ResourceAttachment; error?: string }> {
-  const invalid = invalidActionArgs(readResourceInput, { id, request });
-  if (invalid) return invalid;
-  try {
-    const { ctx, active } = await conversationCapabilities(id);
-    return { attachment: await readResourceAttachment(getDb(), ctx, active, request) };
-  } catch (error) {
-    return toActionError(error, { action: "readResource" });
-  }
+  return serverAction({
+    name: "readResource",
+    args: readResourceInput,
+    input: { id, request },
+    context: requireApiContext,
+    run: async ({ db, ctx }) => {
+      const { active } = await conversationCapabilities(db, ctx, id);
+      return { attachment: await readResourceAttachment(db, ctx, active, request) };
+    },
+  });
 }
 
 export async function renderPromptAction(
   id: string,
   request: { integrationId: string; name: string; arguments: Record<string, string> },
 ): Promise<{ messages?: UIMessage[]; error?: string; fields?: Record<string, string[]> }> {
-  const invalid = invalidActionArgs(renderPromptInput, { id, request });
-  if (invalid) return invalid;
-  try {
-    const { ctx, conversation, active } = await conversationCapabilities(id);
-    const messages = await renderConversationPrompt(getDb(), ctx, active, request);
-    // The server keeps the history: the prompt's messages join it here, and the turn answers them.
-    await appendMessages(getDb(), conversation, messages);
-    return { messages };
-  } catch (error) {
-    return toActionError(error, { action: "renderPrompt" });
-  }
+  return serverAction({
+    name: "renderPrompt",
+    args: renderPromptInput,
+    input: { id, request },
+    context: requireApiContext,
+    run: async ({ db, ctx }) => {
+      const { conversation, active } = await conversationCapabilities(db, ctx, id);
+      const messages = await renderConversationPrompt(db, ctx, active, request);
+      // The server keeps the history: the prompt's messages join it here, and the turn answers them.
+      await appendMessages(db, conversation, messages);
+      return { messages };
+    },
+  });
 }

@@ -5,37 +5,39 @@ import { redirect } from "next/navigation";
 import { AuthError } from "next-auth";
 import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
-import { getDb } from "@/db/client";
 import { changePassword } from "@/lib/auth/change-password";
 import { signIn } from "@/lib/auth/nextauth";
 import { requireSignedInUserId } from "@/lib/auth/request-context";
 import { clientAddress } from "@/lib/auth/sign-in-throttle";
-import { toActionError } from "@/lib/errors";
-import { formArg, invalidActionArgs } from "@/lib/http/action-args";
+import { formArg } from "@/lib/http/action-args";
+import { serverAction } from "@/lib/http/server-action";
 
 const formInput = z.object({ form: formArg });
 
 /** Sets a new password, which ends every session of the user; this browser signs in again with the new one. */
 export async function changePasswordAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const invalid = invalidActionArgs(formInput, { form });
-  if (invalid) return invalid;
-  const newPassword = form.get("newPassword");
-  let email: string;
+  return serverAction({
+    name: "changePassword",
+    args: formInput,
+    input: { form },
+    context: requireSignedInUserId,
+    run: async ({ db, ctx: userId }) => {
+      const newPassword = form.get("newPassword");
+      const { email } = await changePassword(
+        db,
+        { userId, currentPassword: form.get("currentPassword"), newPassword },
+        { address: clientAddress(await headers()) },
+      );
+      return { email, password: String(newPassword) };
+    },
+    onSuccess: signInAgain,
+  });
+}
+
+/** Next-auth answers a sign-in by throwing: the redirect when it signs in, an AuthError when it refuses. */
+async function signInAgain({ email, password }: { email: string; password: string }): Promise<FormState> {
   try {
-    ({ email } = await changePassword(
-      getDb(),
-      { userId: await requireSignedInUserId(), currentPassword: form.get("currentPassword"), newPassword },
-      { address: clientAddress(await headers()) },
-    ));
-  } catch (error) {
-    return toActionError(error, { action: "changePassword" });
-  }
-  try {
-    await signIn("credentials", {
-      email,
-      password: String(newPassword),
-      redirectTo: "/settings/account?password=changed",
-    });
+    await signIn("credentials", { email, password, redirectTo: "/settings/account?password=changed" });
   } catch (error) {
     // The password did change; should signing in again be refused (too many attempts), sign in by hand.
     if (error instanceof AuthError) redirect("/login");

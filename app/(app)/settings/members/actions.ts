@@ -3,73 +3,90 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
-import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
-import { toActionError } from "@/lib/errors";
-import { formArg, invalidActionArgs } from "@/lib/http/action-args";
+import { formArg, idArg, textArg } from "@/lib/http/action-args";
 import { appOrigin } from "@/lib/http/app-origin";
+import { serverAction } from "@/lib/http/server-action";
 import type { MailOutcome } from "@/lib/invitations/invitation-mail";
 import { revokeInvitation } from "@/lib/invitations/invitations";
 import { inviteMember } from "@/lib/invitations/invite-member";
 import { changeMemberRole, removeMember } from "@/lib/orgs/members";
 
+const roleInput = z.object({ userId: idArg, role: textArg });
+const userInput = z.object({ userId: idArg });
 const formInput = z.object({ form: formArg });
+const idInput = z.object({ id: idArg });
 
 export async function changeRoleAction(userId: string, role: string): Promise<FormState> {
-  try {
-    const ctx = await requireApiContext();
-    await changeMemberRole(getDb(), ctx, { userId, role });
-    revalidatePath("/", "layout");
-    return {};
-  } catch (error) {
-    return toActionError(error, { action: "changeRole" });
-  }
+  return serverAction({
+    name: "changeRole",
+    args: roleInput,
+    input: { userId, role },
+    context: requireApiContext,
+    run: ({ db, ctx }) => changeMemberRole(db, ctx, { userId, role }),
+    onSuccess: () => {
+      revalidatePath("/", "layout");
+      return {};
+    },
+  });
 }
 
 export async function removeMemberAction(userId: string): Promise<FormState> {
-  try {
-    const ctx = await requireApiContext();
-    await removeMember(getDb(), ctx, { userId });
-    revalidatePath("/", "layout");
-    return {};
-  } catch (error) {
-    return toActionError(error, { action: "removeMember" });
-  }
+  return serverAction({
+    name: "removeMember",
+    args: userInput,
+    input: { userId },
+    context: requireApiContext,
+    run: ({ db, ctx }) => removeMember(db, ctx, { userId }),
+    onSuccess: () => {
+      revalidatePath("/", "layout");
+      return {};
+    },
+  });
 }
 
 export type InvitationFormState = FormState & { link?: string; email?: string; mail?: MailOutcome };
+
+/** The invitation form's fields: the input, and what the form shows again after a refusal. */
+const invitationFields = (form: FormData) => ({
+  email: String(form.get("email") ?? ""),
+  role: String(form.get("role") ?? "member"),
+});
 
 export async function createInvitationAction(
   _prev: InvitationFormState,
   form: FormData,
 ): Promise<InvitationFormState> {
-  const invalid = invalidActionArgs(formInput, { form });
-  if (invalid) return invalid;
-  const values = { email: String(form.get("email") ?? ""), role: String(form.get("role") ?? "member") };
-  try {
-    const ctx = await requireApiContext();
+  return serverAction({
+    name: "createInvitation",
+    args: formInput,
+    input: { form },
+    context: requireApiContext,
+    keep: invitationFields,
     // The same answer whether or not the address has an account: the invitee accepts, or not.
-    const { link, invitation, mail } = await inviteMember(getDb(), ctx, values, {
-      origin: await appOrigin(),
-    });
-    revalidatePath("/settings/members");
-    return {
-      link,
-      email: invitation.email,
-      mail,
-      success: `Invitation created for ${invitation.email} as ${invitation.role}.`,
-    };
-  } catch (error) {
-    return { ...toActionError(error, { action: "createInvitation" }), values };
-  }
+    run: async ({ db, ctx }) => inviteMember(db, ctx, invitationFields(form), { origin: await appOrigin() }),
+    onSuccess: ({ link, invitation, mail }) => {
+      revalidatePath("/settings/members");
+      return {
+        link,
+        email: invitation.email,
+        mail,
+        success: `Invitation created for ${invitation.email} as ${invitation.role}.`,
+      };
+    },
+  });
 }
 
 export async function revokeInvitationAction(id: string): Promise<FormState> {
-  try {
-    await revokeInvitation(getDb(), await requireApiContext(), id);
-  } catch (error) {
-    return toActionError(error, { action: "revokeInvitation" });
-  }
-  revalidatePath("/settings/members");
-  return {};
+  return serverAction({
+    name: "revokeInvitation",
+    args: idInput,
+    input: { id },
+    context: requireApiContext,
+    run: ({ db, ctx }) => revokeInvitation(db, ctx, id),
+    onSuccess: () => {
+      revalidatePath("/settings/members");
+      return {};
+    },
+  });
 }

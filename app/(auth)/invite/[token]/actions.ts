@@ -2,17 +2,22 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
+import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
-import { getDb } from "@/db/client";
 import { auth, signIn, signOut, unstable_update } from "@/lib/auth/nextauth";
-import { toActionError, UnauthorizedError } from "@/lib/errors";
+import { UnauthorizedError } from "@/lib/errors";
+import { formArg } from "@/lib/http/action-args";
+import { anyone, serverAction } from "@/lib/http/server-action";
 import { acceptInvitation, registerWithInvitation } from "@/lib/invitations/accept-invitation";
 import { isInvitationToken } from "@/lib/invitations/tokens";
 import { switchOrganization } from "@/lib/orgs/organizations";
 
+const formInput = z.object({ form: formArg });
+
 // The token never goes into a log line: it is the invitation itself.
 const tokenOf = (form: FormData) => String(form.get("invitation") ?? "");
 
+/** The signed-in user's id, with a message that says what to do on the invitation's page. */
 async function signedInUserId(): Promise<string> {
   const session = await auth();
   if (!session?.userId) throw new UnauthorizedError("Sign in first, then open the invitation again.");
@@ -21,48 +26,77 @@ async function signedInUserId(): Promise<string> {
 
 /** The signed-in user joins with the invited role and lands in the organization. */
 export async function acceptInvitationAction(_prev: FormState, form: FormData): Promise<FormState> {
-  let orgId: string;
-  try {
-    const joined = await acceptInvitation(getDb(), { token: tokenOf(form), userId: await signedInUserId() });
-    orgId = joined.orgId;
-    await unstable_update({ orgId });
-  } catch (error) {
-    return toActionError(error, { action: "acceptInvitation" });
-  }
-  revalidatePath("/", "layout");
-  redirect(`/?joined=${orgId}`);
+  return serverAction({
+    name: "acceptInvitation",
+    args: formInput,
+    input: { form },
+    context: signedInUserId,
+    run: async ({ db, ctx: userId }) => {
+      const { orgId } = await acceptInvitation(db, { token: tokenOf(form), userId });
+      await unstable_update({ orgId });
+      return orgId;
+    },
+    onSuccess: (orgId) => {
+      revalidatePath("/", "layout");
+      redirect(`/?joined=${orgId}`);
+    },
+  });
 }
 
 /** Creates the invited person's account (even while open registration is off), signs them in, and lands in the organization. */
 export async function registerWithInvitationAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const values = { name: String(form.get("name") ?? "") };
-  const password = String(form.get("password") ?? "");
-  let joined: Awaited<ReturnType<typeof registerWithInvitation>>;
-  try {
-    joined = await registerWithInvitation(getDb(), { token: tokenOf(form), name: values.name, password });
-  } catch (error) {
-    return { ...toActionError(error, { action: "registerWithInvitation" }), values };
-  }
-  await signIn("credentials", { email: joined.email, password, redirectTo: `/?joined=${joined.orgId}` });
-  return {};
+  return serverAction({
+    name: "registerWithInvitation",
+    args: formInput,
+    input: { form },
+    context: anyone,
+    keep: ["name"],
+    run: async ({ db }) => {
+      const password = String(form.get("password") ?? "");
+      const joined = await registerWithInvitation(db, {
+        token: tokenOf(form),
+        name: String(form.get("name") ?? ""),
+        password,
+      });
+      return { ...joined, password };
+    },
+    onSuccess: async ({ email, password, orgId }) => {
+      await signIn("credentials", { email, password, redirectTo: `/?joined=${orgId}` });
+      return {};
+    },
+  });
 }
 
 /** Signs out someone signed in with another address, and brings them back to the invitation. */
 export async function signOutForInvitationAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const token = tokenOf(form);
-  await signOut({ redirectTo: isInvitationToken(token) ? `/invite/${token}` : "/login" });
-  return {};
+  return serverAction({
+    name: "signOutForInvitation",
+    args: formInput,
+    input: { form },
+    context: anyone,
+    run: () => tokenOf(form),
+    onSuccess: async (token) => {
+      await signOut({ redirectTo: isInvitationToken(token) ? `/invite/${token}` : "/login" });
+      return {};
+    },
+  });
 }
 
 /** A member who opened an invitation to an organization they are in already goes there. */
 export async function openOrganizationAction(_prev: FormState, form: FormData): Promise<FormState> {
-  try {
-    const orgId = String(form.get("orgId") ?? "");
-    await switchOrganization(getDb(), { userId: await signedInUserId(), orgId });
-    await unstable_update({ orgId });
-  } catch (error) {
-    return toActionError(error, { action: "openOrganization" });
-  }
-  revalidatePath("/", "layout");
-  redirect("/");
+  return serverAction({
+    name: "openOrganization",
+    args: formInput,
+    input: { form },
+    context: signedInUserId,
+    run: async ({ db, ctx: userId }) => {
+      const orgId = String(form.get("orgId") ?? "");
+      await switchOrganization(db, { userId, orgId });
+      await unstable_update({ orgId });
+    },
+    onSuccess: () => {
+      revalidatePath("/", "layout");
+      redirect("/");
+    },
+  });
 }
