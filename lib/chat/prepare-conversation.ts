@@ -19,7 +19,7 @@ import {
   type IntegrationInfo,
   type LateDiscovery,
 } from "./conversation-start";
-import { saveDiscovery, settleLateDiscovery } from "./conversations";
+import { getConversation, saveDiscovery, settleLateDiscovery } from "./conversations";
 
 // Rebuilding tools from the stored snapshot is not a discovery: its known failures are not news each turn.
 function quietly(log: Logger): Logger {
@@ -166,4 +166,11 @@ export async function prepareConversation(
     approvedTools: conversation.approvedTools,
   });
   return { agent: resolvedAgent, capabilities, active, discovery };
+}
+
+/** A conversation of the user's, by id, with what it may use now (its tools, resources and prompts). */
+export async function openConversation(db: Database, ctx: UserContext, id: string) {
+  const conversation = await getConversation(db, ctx, id);
+  const { active } = await prepareConversation(db, ctx, conversation);
+  return { conversation, active };
 }

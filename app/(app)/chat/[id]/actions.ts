@@ -3,8 +3,6 @@
 import type { UIMessage } from "ai";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import type { Database } from "@/db/client";
-import type { UserContext } from "@/lib/auth/context";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { renderConversationPrompt } from "@/lib/chat/conversation-prompts";
 import {
@@ -12,8 +10,8 @@ import {
   setToolToggles,
   toolTogglesSchema,
 } from "@/lib/chat/conversation-settings";
-import { appendMessages, getConversation } from "@/lib/chat/conversations";
-import { prepareConversation } from "@/lib/chat/prepare-conversation";
+import { appendMessages } from "@/lib/chat/conversations";
+import { openConversation } from "@/lib/chat/prepare-conversation";
 import { type ResourceAttachment, readResourceAttachment } from "@/lib/chat/resource-attachments";
 import { idArg, textArg } from "@/lib/http/action-args";
 import { serverAction } from "@/lib/http/server-action";
@@ -31,12 +29,6 @@ const renderPromptInput = z.object({
     { error: "must name a prompt and its arguments" },
   ),
 });
-
-async function conversationCapabilities(db: Database, ctx: UserContext, id: string) {
-  const conversation = await getConversation(db, ctx, id);
-  const { active } = await prepareConversation(db, ctx, conversation);
-  return { conversation, active };
-}
 
 export async function setToolTogglesAction(
   id: string,
@@ -76,7 +68,7 @@ export async function readResourceAction(
     input: { id, request },
     context: requireApiContext,
     run: async ({ db, ctx }) => {
-      const { active } = await conversationCapabilities(db, ctx, id);
+      const { active } = await openConversation(db, ctx, id);
       return { attachment: await readResourceAttachment(db, ctx, active, request) };
     },
   });
@@ -92,7 +84,7 @@ export async function renderPromptAction(
     input: { id, request },
     context: requireApiContext,
     run: async ({ db, ctx }) => {
-      const { conversation, active } = await conversationCapabilities(db, ctx, id);
+      const { conversation, active } = await openConversation(db, ctx, id);
       const messages = await renderConversationPrompt(db, ctx, active, request);
       // The server keeps the history: the prompt's messages join it here, and the turn answers them.
       await appendMessages(db, conversation, messages);

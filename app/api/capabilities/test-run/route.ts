@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { requireApiContext } from "@/lib/auth/request-context";
-import { testRunCapability } from "@/lib/capabilities/test-run";
 import { idArg, textArg } from "@/lib/http/action-args";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonField } from "@/lib/http/json-field";
 import { readJsonBody } from "@/lib/http/read-json";
+import { testRunCapability } from "@/lib/tools/capability-test-run";
 import { parseInput } from "@/lib/validation";
 
 export const dynamic = "force-dynamic";

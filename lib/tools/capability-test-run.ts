@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
-import { invokeTool } from "@/lib/tools/catalog";
+import { capabilityInputSchema, capabilityToolName } from "@/lib/capabilities/names";
+import type { SandboxResult } from "@/lib/capabilities/sandbox";
+import { getCapability } from "@/lib/capabilities/store";
 import { parseInput } from "@/lib/validation";
-import { capabilityInputSchema, capabilityToolName } from "./names";
-import type { SandboxResult } from "./sandbox";
-import { getCapability } from "./store";
+import { invokeTool } from "./catalog";
 
 const testRunSchema = z.object({
   /** The stored capability the editor shows, if it was saved before. */
