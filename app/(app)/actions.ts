@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
 import { signOut, unstable_update } from "@/lib/auth/nextauth";
-import { requireApiContext, requireSignedInUserId } from "@/lib/auth/request-context";
+import { requireSignedInUser, requireSignedInUserId } from "@/lib/auth/request-context";
 import { formArg, idArg } from "@/lib/http/action-args";
 import { serverAction } from "@/lib/http/server-action";
 import { createOrganization, switchOrganization } from "@/lib/orgs/organizations";
@@ -18,7 +18,7 @@ export async function switchOrganizationAction(orgId: string): Promise<FormState
     name: "switchOrganization",
     args: switchInput,
     input: { orgId },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: async ({ db, ctx }) => {
       await switchOrganization(db, { userId: ctx.userId, orgId });
       await unstable_update({ orgId });

@@ -47,8 +47,8 @@ export async function requireSignedInPage(): Promise<SignedInPage> {
   }
 }
 
-/** For route handlers and server actions: the context, or an UnauthorizedError that maps to 401. */
-export async function requireApiContext(): Promise<UserContext> {
+/** For route handlers and server actions a person uses: their context, or an UnauthorizedError (401). */
+export async function requireSignedInUser(): Promise<UserContext> {
   const ctx = await getUserContext();
   if (!ctx) throw new UnauthorizedError();
   return ctx;

@@ -10,7 +10,7 @@ import type { Database } from "@/db/client";
 import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { apiKeyRequestContext, chargeApiKey } from "@/lib/http/api-key-context";
+import { chargeApiKey, requireApiKey } from "@/lib/http/api-key-context";
 import { readGatewayMessages } from "./gateway-body";
 import { refuseForeignHost } from "./host-check";
 import { jsonRpcError } from "./json-rpc-error";
@@ -31,7 +31,7 @@ async function authorize(request: Request): Promise<ApiKeyContext | Response> {
   const refused = refuseForeignHost(request.headers, getEnv().MCP_ALLOWED_HOSTS);
   if (refused) return jsonRpcError(403, -32000, refused);
   try {
-    return await apiKeyRequestContext(request);
+    return await requireApiKey(request);
   } catch (error) {
     return refusal(error);
   }

@@ -5,8 +5,8 @@ import { getEnv } from "@/lib/env";
 import { inSpan } from "@/lib/tracing/tracer";
 import { addToRequestLog } from "./request-scope";
 
-/** The context of a request made with a bearer API key: logged with the request and held to its rate limit. */
-export function apiKeyRequestContext(request: Request): Promise<ApiKeyContext> {
+/** A request's bearer API key, required: its context, logged with the request and held to its rate limit. */
+export function requireApiKey(request: Request): Promise<ApiKeyContext> {
   return inSpan("auth api_key", {}, async (span) => {
     const ctx = await authenticateApiKey(getDb(), request.headers.get("authorization"));
     span.setAttribute("switchboard.organization.id", ctx.orgId);
@@ -18,7 +18,7 @@ export function apiKeyRequestContext(request: Request): Promise<ApiKeyContext> {
 
 /**
  * Counts requests against the key's per-minute limit, throwing a RateLimitedError (429) once it is passed: one
- * for each request (apiKeyRequestContext does that), and one more for each further message a request carries.
+ * for each request (requireApiKey does that), and one more for each further message a request carries.
  */
 export function chargeApiKey(ctx: Pick<ApiKeyContext, "apiKeyId">, requests: number): Promise<void> {
   return enforceRateLimit(

@@ -8,7 +8,7 @@ import { createTestDatabase } from "./test-db";
 
 // The export reads the signed-in user through next-auth, which needs Next's runtime: stand in for it.
 const session = vi.hoisted(() => ({ ctx: null as UserContext | null }));
-vi.mock("@/lib/auth/request-context", () => ({ requireApiContext: async () => session.ctx }));
+vi.mock("@/lib/auth/request-context", () => ({ requireSignedInUser: async () => session.ctx }));
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
 let a: UserContext;

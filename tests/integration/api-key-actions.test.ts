@@ -12,7 +12,7 @@ import { createTestDatabase } from "./test-db";
 // Actions read the signed-in user through next-auth and revalidate Next's cache, both of which need Next's
 // runtime: stand in for them. Everything else the actions do is real.
 const session = vi.hoisted(() => ({ ctx: null as unknown }));
-vi.mock("@/lib/auth/request-context", () => ({ requireApiContext: async () => session.ctx }));
+vi.mock("@/lib/auth/request-context", () => ({ requireSignedInUser: async () => session.ctx }));
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;

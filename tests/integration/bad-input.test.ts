@@ -16,7 +16,7 @@ import { createTestDatabase } from "./test-db";
 const session = vi.hoisted(() => ({ ctx: null as UserContext | null }));
 vi.mock("@/lib/auth/request-context", () => ({
   getUserContext: async () => session.ctx,
-  requireApiContext: async () => session.ctx,
+  requireSignedInUser: async () => session.ctx,
   requirePageContext: async () => session.ctx,
 }));
 

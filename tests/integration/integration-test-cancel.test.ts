@@ -12,7 +12,7 @@ import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
 
 const session = {} as { ctx: UserContext };
-vi.mock("@/lib/auth/request-context", () => ({ requireApiContext: async () => session.ctx }));
+vi.mock("@/lib/auth/request-context", () => ({ requireSignedInUser: async () => session.ctx }));
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -13,7 +13,7 @@ import { createTestDatabase } from "./test-db";
 // The action reads the signed-in user through next-auth and revalidates Next's cache, which need Next's runtime:
 // stand in for both. Links are built on AUTH_URL, as in production. Everything else the action does is real.
 const session = vi.hoisted(() => ({ ctx: null as unknown }));
-vi.mock("@/lib/auth/request-context", () => ({ requireApiContext: async () => session.ctx }));
+vi.mock("@/lib/auth/request-context", () => ({ requireSignedInUser: async () => session.ctx }));
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -25,7 +25,7 @@ const signedIn = vi.hoisted(() => ({ ctx: undefined as UserContext | undefined }
 // REST and the gateway authenticate with API keys; the chat's user is this test's owner.
 vi.mock("@/lib/auth/request-context", () => ({
   getUserContext: async () => null,
-  requireApiContext: async () => signedIn.ctx,
+  requireSignedInUser: async () => signedIn.ctx,
 }));
 
 const SERVER = 2;

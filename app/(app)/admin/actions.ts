@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { requireApiContext } from "@/lib/auth/request-context";
+import { requireSignedInUser } from "@/lib/auth/request-context";
 import { booleanArg, idArg } from "@/lib/http/action-args";
 import { serverAction } from "@/lib/http/server-action";
 import { setRecordToolPayloads } from "@/lib/orgs/organizations";
@@ -16,7 +16,7 @@ export async function setUserDisabledAction(userId: string, disabled: boolean): 
     name: "setUserDisabled",
     args: userDisabledInput,
     input: { userId, disabled },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: ({ db, ctx }) => setUserDisabled(db, ctx, userId, disabled),
     onSuccess: () => {
       revalidatePath("/admin/users");
@@ -30,7 +30,7 @@ export async function setRecordToolPayloadsAction(enabled: boolean): Promise<{ e
     name: "setRecordToolPayloads",
     args: recordPayloadsInput,
     input: { enabled },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: ({ db, ctx }) => setRecordToolPayloads(db, ctx, enabled),
     onSuccess: () => {
       revalidatePath("/admin");

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
-import { requireApiContext } from "@/lib/auth/request-context";
+import { requireSignedInUser } from "@/lib/auth/request-context";
 import { createAgent, deleteAgent, updateAgent } from "@/lib/chat/agents";
 import { formArg, idArg } from "@/lib/http/action-args";
 import { serverAction } from "@/lib/http/server-action";
@@ -36,7 +36,7 @@ export async function saveAgentAction(
     name: "saveAgent",
     args: saveInput,
     input: { id, form },
-    context: requireApiContext,
+    context: requireSignedInUser,
     keep: ["name", "instructions", "model"],
     run: async ({ db, ctx }) => {
       if (id) await updateAgent(db, ctx, id, agentFromForm(form));
@@ -54,7 +54,7 @@ export async function deleteAgentAction(id: string): Promise<{ error?: string }>
     name: "deleteAgent",
     args: idInput,
     input: { id },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: ({ db, ctx }) => deleteAgent(db, ctx, id),
     onSuccess: () => {
       revalidatePath("/agents");

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
-import { requireApiContext } from "@/lib/auth/request-context";
+import { requireSignedInUser } from "@/lib/auth/request-context";
 import { createCapability, deleteCapability, updateCapability } from "@/lib/capabilities/store";
 import { formArg, idArg } from "@/lib/http/action-args";
 import { parseJsonField } from "@/lib/http/json-field";
@@ -26,7 +26,7 @@ export async function saveCapabilityAction(
     name: "saveCapability",
     args: saveInput,
     input: { id, form },
-    context: requireApiContext,
+    context: requireSignedInUser,
     keep: ["namespace", "action", "description", "parametersSchema", "code"],
     run: async ({ db, ctx }) => {
       const input = {
@@ -51,7 +51,7 @@ export async function deleteCapabilityAction(id: string): Promise<{ error?: stri
     name: "deleteCapability",
     args: idInput,
     input: { id },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: ({ db, ctx }) => deleteCapability(db, ctx, id),
     onSuccess: () => {
       revalidatePath("/capabilities");

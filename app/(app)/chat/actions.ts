@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { requireApiContext } from "@/lib/auth/request-context";
+import { requireSignedInUser } from "@/lib/auth/request-context";
 import { ensureDefaultAgent, getAgent } from "@/lib/chat/agents";
 import { deleteConversation, renameConversation, startConversation } from "@/lib/chat/conversations";
 import { formArg, idArg, textArg } from "@/lib/http/action-args";
@@ -19,7 +19,7 @@ export async function newConversationAction(form?: FormData) {
     name: "newConversation",
     args: newConversationInput,
     input: { form },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: async ({ db, ctx }) => {
       const agentId = form?.get("agentId");
       const agent =
@@ -37,7 +37,7 @@ export async function deleteConversationAction(id: string) {
     name: "deleteConversation",
     args: idInput,
     input: { id },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: ({ db, ctx }) => deleteConversation(db, ctx, id),
     onSuccess: () => {
       revalidatePath("/chat");
@@ -51,7 +51,7 @@ export async function renameConversationAction(id: string, title: string): Promi
     name: "renameConversation",
     args: renameInput,
     input: { id, title },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: ({ db, ctx }) => renameConversation(db, ctx, id, title),
     onSuccess: () => {
       revalidatePath(`/chat/${id}`);

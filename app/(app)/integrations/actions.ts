@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
-import { requireApiContext } from "@/lib/auth/request-context";
+import { requireSignedInUser } from "@/lib/auth/request-context";
 import { booleanArg, formArg, idArg } from "@/lib/http/action-args";
 import { keptValues, serverAction } from "@/lib/http/server-action";
 import {
@@ -85,7 +85,7 @@ export async function createIntegrationAction(_prev: FormState, form: FormData):
     name: "createIntegration",
     args: formInput,
     input: { form },
-    context: requireApiContext,
+    context: requireSignedInUser,
     keep: keepFilled,
     run: async ({ db, ctx }) => {
       const source = text(form, "source");
@@ -139,7 +139,7 @@ export async function updateIntegrationAction(
     name: "updateIntegration",
     args: idFormInput,
     input: { id, form },
-    context: requireApiContext,
+    context: requireSignedInUser,
     keep: keepFilled,
     run: ({ db, ctx }) =>
       updateIntegration(db, ctx, id, {
@@ -165,7 +165,7 @@ export async function setEnabledAction(id: string, enabled: boolean): Promise<Fo
     name: "setIntegrationEnabled",
     args: setEnabledInput,
     input: { id, enabled },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: ({ db, ctx }) => setIntegrationEnabled(db, ctx, id, enabled),
     onSuccess: () => {
       revalidatePath("/integrations");
@@ -180,7 +180,7 @@ export async function deleteIntegrationAction(id: string): Promise<FormState> {
     name: "deleteIntegration",
     args: idInput,
     input: { id },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: ({ db, ctx }) => deleteIntegration(db, ctx, id),
     onSuccess: () => {
       revalidatePath("/integrations");

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { requireApiContext } from "@/lib/auth/request-context";
+import { requireSignedInUser } from "@/lib/auth/request-context";
 import { booleanArg, idArg } from "@/lib/http/action-args";
 import { oauthRedirectUrl } from "@/lib/http/app-origin";
 import { serverAction } from "@/lib/http/server-action";
@@ -20,7 +20,7 @@ export async function startOAuthAction(
     name: "startOAuth",
     args: connectionInput,
     input: { id, personal },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: async ({ db, ctx }) =>
       startOAuthConnection(db, ctx, id, { personal, redirectUrl: await oauthRedirectUrl() }),
   });
@@ -31,7 +31,7 @@ export async function disconnectOAuthAction(id: string, personal: boolean): Prom
     name: "disconnectOAuth",
     args: connectionInput,
     input: { id, personal },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: ({ db, ctx }) => disconnectOAuth(db, ctx, id, { personal }),
     onSuccess: () => {
       revalidatePath(`/integrations/${id}`);

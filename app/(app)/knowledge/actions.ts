@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
-import { requireApiContext } from "@/lib/auth/request-context";
+import { requireSignedInUser } from "@/lib/auth/request-context";
 import { ValidationError } from "@/lib/errors";
 import { formArg, idArg } from "@/lib/http/action-args";
 import { serverAction } from "@/lib/http/server-action";
@@ -38,7 +38,7 @@ export async function saveNodeAction(
     name: "saveKnowledgeNode",
     args: saveInput,
     input: { id, form },
-    context: requireApiContext,
+    context: requireSignedInUser,
     keep: ["name", "content", "metadata"],
     run: async ({ db, ctx }) => {
       if (id) await updateKnowledgeNode(db, ctx, id, nodeInput(form));
@@ -56,7 +56,7 @@ export async function importNodesAction(_prev: FormState, form: FormData): Promi
     name: "importKnowledge",
     args: formInput,
     input: { form },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: async ({ db, ctx }) => {
       const uploads = form
         .getAll("files")
@@ -81,7 +81,7 @@ export async function deleteNodeAction(id: string): Promise<FormState> {
     name: "deleteKnowledgeNode",
     args: idInput,
     input: { id },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: ({ db, ctx }) => deleteKnowledgeNode(db, ctx, id),
     onSuccess: () => {
       revalidatePath("/knowledge");

@@ -1,4 +1,4 @@
-import { requireApiContext } from "@/lib/auth/request-context";
+import { requireSignedInUser } from "@/lib/auth/request-context";
 import { chatTurn } from "@/lib/chat/chat-turn";
 import { apiRoute } from "@/lib/http/api-route";
 import { readJsonBody } from "@/lib/http/read-json";
@@ -8,6 +8,6 @@ export const maxDuration = 300;
 
 /** One turn of a conversation; the server keeps the history, the browser sends only what the user did. */
 export const POST = apiRoute("POST /api/chat", async (request, { db }) => {
-  const ctx = await requireApiContext();
+  const ctx = await requireSignedInUser();
   return chatTurn(db, ctx, await readJsonBody(request, 4 * 1024 * 1024), { signal: request.signal });
 });

@@ -1,4 +1,4 @@
-import { requireApiContext } from "@/lib/auth/request-context";
+import { requireSignedInUser } from "@/lib/auth/request-context";
 import { findUserById } from "@/lib/auth/users";
 import { apiRoute } from "@/lib/http/api-route";
 
@@ -6,7 +6,7 @@ export const dynamic = "force-dynamic";
 
 /** The signed-in user and their active organization and role. */
 export const GET = apiRoute("GET /api/me", async (_request, { db }) => {
-  const ctx = await requireApiContext();
+  const ctx = await requireSignedInUser();
   const user = await findUserById(db, ctx.userId);
   return Response.json({ user, organizationId: ctx.orgId, role: ctx.role });
 });

@@ -1,5 +1,5 @@
 import { UnauthorizedError } from "@/lib/errors";
-import { apiRequestContext } from "@/lib/http/api-context";
+import { requireApiCaller } from "@/lib/http/api-context";
 import { apiRoute } from "@/lib/http/api-route";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { builtinTools } from "@/lib/tools/builtin";
@@ -19,7 +19,7 @@ export const GET = apiRoute("GET /api/openapi.json", async (request, { db }) => 
     source,
   }));
   try {
-    const ctx = await apiRequestContext(request);
+    const ctx = await requireApiCaller(request);
     tools = await listTools(db, ctx, { scope: ctx.toolScope });
   } catch (error) {
     if (!(error instanceof UnauthorizedError)) throw error;

@@ -1,4 +1,4 @@
-import { requireApiContext } from "@/lib/auth/request-context";
+import { requireSignedInUser } from "@/lib/auth/request-context";
 import { ValidationError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { toCsv } from "@/lib/http/csv";
@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 
 /** The dashboard's per-tool figures for the range as CSV; cells a spreadsheet would run as formulas are quoted. */
 export const GET = apiRoute("GET /admin/export", async (request, { db }) => {
-  const ctx = await requireApiContext();
+  const ctx = await requireSignedInUser();
   const url = new URL(request.url);
   const requested = url.searchParams.getAll("range");
   if (requested.length > 1 || (requested.length === 1 && !isRangeKey(requested[0])))

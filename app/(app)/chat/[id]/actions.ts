@@ -3,7 +3,7 @@
 import type { UIMessage } from "ai";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { requireApiContext } from "@/lib/auth/request-context";
+import { requireSignedInUser } from "@/lib/auth/request-context";
 import { renderConversationPrompt } from "@/lib/chat/conversation-prompts";
 import {
   allowToolForConversation,
@@ -38,7 +38,7 @@ export async function setToolTogglesAction(
     name: "setToolToggles",
     args: togglesInput,
     input: { id, toggles },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: ({ db, ctx }) => setToolToggles(db, ctx, id, toggles),
     onSuccess: () => {
       revalidatePath(`/chat/${id}`);
@@ -52,7 +52,7 @@ export async function allowToolAlwaysAction(id: string, toolName: string): Promi
     name: "allowToolAlways",
     args: allowToolInput,
     input: { id, toolName },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: ({ db, ctx }) => allowToolForConversation(db, ctx, id, toolName),
     onSuccess: () => ({}),
   });
@@ -66,7 +66,7 @@ export async function readResourceAction(
     name: "readResource",
     args: readResourceInput,
     input: { id, request },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: async ({ db, ctx }) => {
       const { active } = await openConversation(db, ctx, id);
       return { attachment: await readResourceAttachment(db, ctx, active, request) };
@@ -82,7 +82,7 @@ export async function renderPromptAction(
     name: "renderPrompt",
     args: renderPromptInput,
     input: { id, request },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: async ({ db, ctx }) => {
       const { conversation, active } = await openConversation(db, ctx, id);
       const messages = await renderConversationPrompt(db, ctx, active, request);

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
-import { requireApiContext } from "@/lib/auth/request-context";
+import { requireSignedInUser } from "@/lib/auth/request-context";
 import { formArg, idArg } from "@/lib/http/action-args";
 import { serverAction } from "@/lib/http/server-action";
 import { createKeyInputFromForm } from "./schema";
@@ -20,7 +20,7 @@ export async function createApiKeyAction(
     name: "createApiKey",
     args: formInput,
     input: { form },
-    context: requireApiContext,
+    context: requireSignedInUser,
     // Everything typed or chosen; the checked ids come back comma-separated.
     keep: ["name", "expiresOn", "integrationIds", "capabilityIds"],
     run: ({ db, ctx }) => createApiKey(db, ctx, createKeyInputFromForm(form)),
@@ -36,7 +36,7 @@ export async function revokeApiKeyAction(id: string): Promise<FormState> {
     name: "revokeApiKey",
     args: idInput,
     input: { id },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: ({ db, ctx }) => revokeApiKey(db, ctx, id),
     onSuccess: () => {
       revalidatePath("/settings/api-keys");

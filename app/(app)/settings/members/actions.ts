@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
-import { requireApiContext } from "@/lib/auth/request-context";
+import { requireSignedInUser } from "@/lib/auth/request-context";
 import { formArg, idArg, textArg } from "@/lib/http/action-args";
 import { appOrigin } from "@/lib/http/app-origin";
 import { serverAction } from "@/lib/http/server-action";
@@ -22,7 +22,7 @@ export async function changeRoleAction(userId: string, role: string): Promise<Fo
     name: "changeRole",
     args: roleInput,
     input: { userId, role },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: ({ db, ctx }) => changeMemberRole(db, ctx, { userId, role }),
     onSuccess: () => {
       revalidatePath("/", "layout");
@@ -36,7 +36,7 @@ export async function removeMemberAction(userId: string): Promise<FormState> {
     name: "removeMember",
     args: userInput,
     input: { userId },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: ({ db, ctx }) => removeMember(db, ctx, { userId }),
     onSuccess: () => {
       revalidatePath("/", "layout");
@@ -61,7 +61,7 @@ export async function createInvitationAction(
     name: "createInvitation",
     args: formInput,
     input: { form },
-    context: requireApiContext,
+    context: requireSignedInUser,
     keep: invitationFields,
     // The same answer whether or not the address has an account: the invitee accepts, or not.
     run: async ({ db, ctx }) => inviteMember(db, ctx, invitationFields(form), { origin: await appOrigin() }),
@@ -82,7 +82,7 @@ export async function revokeInvitationAction(id: string): Promise<FormState> {
     name: "revokeInvitation",
     args: idInput,
     input: { id },
-    context: requireApiContext,
+    context: requireSignedInUser,
     run: ({ db, ctx }) => revokeInvitation(db, ctx, id),
     onSuccess: () => {
       revalidatePath("/settings/members");

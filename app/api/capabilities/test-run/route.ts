@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireApiContext } from "@/lib/auth/request-context";
+import { requireSignedInUser } from "@/lib/auth/request-context";
 import { idArg, textArg } from "@/lib/http/action-args";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonField } from "@/lib/http/json-field";
@@ -31,7 +31,7 @@ const bodySchema = z
  * browser can cancel it: a cancelled request stops the sandbox run and every call it made.
  */
 export const POST = apiRoute("POST /api/capabilities/test-run", async (request, { db }) => {
-  const ctx = await requireApiContext();
+  const ctx = await requireSignedInUser();
   const { draft, argsText } = parseInput(bodySchema, await readJsonBody(request));
   const args = parseJsonField(argsText, "args", "The arguments are not valid JSON.") ?? {};
   const parametersSchema = parseJsonField(

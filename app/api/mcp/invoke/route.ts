@@ -1,4 +1,4 @@
-import { apiRequestContext } from "@/lib/http/api-context";
+import { requireApiCaller } from "@/lib/http/api-context";
 import { uncompressedApiRoute } from "@/lib/http/api-route";
 import { readJsonBody } from "@/lib/http/read-json";
 import { serveFromNode, withAuthorizationHeader } from "@/lib/http/serve-from-node";
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 /** Invokes one tool with params (seed 002, requirement 2): its result as JSON, or a clear error. */
 export const POST = uncompressedApiRoute("POST /api/mcp/invoke", async (request, { db }) => {
-  const ctx = await apiRequestContext(request);
+  const ctx = await requireApiCaller(request);
   const { tool_name, params } = parseInput(invokeRequestSchema, await readJsonBody(request));
   const result = await invokeTool(db, ctx, tool_name, params, {
     surface: "rest",

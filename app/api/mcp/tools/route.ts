@@ -1,4 +1,4 @@
-import { apiRequestContext } from "@/lib/http/api-context";
+import { requireApiCaller } from "@/lib/http/api-context";
 import { uncompressedApiRoute } from "@/lib/http/api-route";
 import { serveFromNode, withAuthorizationHeader } from "@/lib/http/serve-from-node";
 import { listToolSet } from "@/lib/tools/catalog";
@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 
 /** Every tool the caller may use, with its parameters as JSON Schema (seed 002, requirement 1). */
 export const GET = uncompressedApiRoute("GET /api/mcp/tools", async (request, { db }) => {
-  const ctx = await apiRequestContext(request);
+  const ctx = await requireApiCaller(request);
   const listing = await listToolSet(db, ctx, { scope: ctx.toolScope });
   // Serialized and encoded once per listing (a Blob is never changed, so every answer can send the same one): an
   // organization with thousands of tools is not serialized per request.

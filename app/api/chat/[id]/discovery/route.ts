@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireApiContext } from "@/lib/auth/request-context";
+import { requireSignedInUser } from "@/lib/auth/request-context";
 import { getConversation } from "@/lib/chat/conversations";
 import { prepareConversation, type StartProgress } from "@/lib/chat/prepare-conversation";
 import { apiRoute } from "@/lib/http/api-route";
@@ -20,7 +20,7 @@ const bodySchema = z.object({ refresh: z.boolean().default(false) }).strict();
 export const POST = apiRoute<{ id: string }>(
   "POST /api/chat/[id]/discovery",
   async (request, { params, db }) => {
-    const ctx = await requireApiContext();
+    const ctx = await requireSignedInUser();
     const { refresh } = parseInput(bodySchema, await readJsonBody(request));
     const conversation = await getConversation(db, ctx, (await params).id);
     if (!refresh && conversation.discovery) return Response.json({ ok: true });

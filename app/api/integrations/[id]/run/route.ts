@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireApiContext } from "@/lib/auth/request-context";
+import { requireSignedInUser } from "@/lib/auth/request-context";
 import { toErrorResponse } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { progressStream, wantsProgress } from "@/lib/http/progress-stream";
@@ -25,7 +25,7 @@ const bodySchema = z
 export const POST = apiRoute<{ id: string }>(
   "POST /api/integrations/[id]/run",
   async (request, { params, requestId, db }) => {
-    const ctx = await requireApiContext();
+    const ctx = await requireSignedInUser();
     const { toolName, args } = parseInput(bodySchema, await readJsonBody(request));
     const id = (await params).id;
     const run = () => runIntegrationTool(db, ctx, id, toolName, args, { signal: request.signal });

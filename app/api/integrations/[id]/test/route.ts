@@ -1,5 +1,5 @@
 import { revalidatePath } from "next/cache";
-import { requireApiContext } from "@/lib/auth/request-context";
+import { requireSignedInUser } from "@/lib/auth/request-context";
 import { apiRoute } from "@/lib/http/api-route";
 import { testIntegration } from "@/lib/mcp/integrations-service";
 
@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 export const POST = apiRoute<{ id: string }>(
   "POST /api/integrations/[id]/test",
   async (request, { params, db }) => {
-    const ctx = await requireApiContext();
+    const ctx = await requireSignedInUser();
     const result = await testIntegration(db, ctx, (await params).id, { signal: request.signal });
     revalidatePath("/integrations");
     return Response.json(result);

@@ -1,4 +1,4 @@
-import { requireApiContext } from "@/lib/auth/request-context";
+import { requireSignedInUser } from "@/lib/auth/request-context";
 import { getConversation } from "@/lib/chat/conversations";
 import { toolAnswerSchema } from "@/lib/chat/tool-relay-schema";
 import { AppError } from "@/lib/errors";
@@ -16,7 +16,7 @@ export const dynamic = "force-dynamic";
 export const POST = apiRoute<{ id: string; questionId: string }>(
   "POST /api/chat/[id]/answers/[questionId]",
   async (request, { params, db }) => {
-    const ctx = await requireApiContext();
+    const ctx = await requireSignedInUser();
     const { id, questionId } = await params;
     const answer = parseInput(toolAnswerSchema, await readJsonBody(request));
     if (JSON.stringify(answer).length > MAX_ANSWER_BYTES)
