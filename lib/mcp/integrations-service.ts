@@ -1,12 +1,6 @@
-import { and, eq, like, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import {
-  agents,
-  type DiscoveredSnapshot,
-  mcpIntegrations,
-  mcpOAuthCredentials,
-  mcpOAuthFlows,
-} from "@/db/schema";
+import { agents, type DiscoveredSnapshot } from "@/db/schema";
 import { auditPick, changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { encryptSecret } from "@/lib/crypto/secret-box";
@@ -28,13 +22,26 @@ import {
   type UpdateIntegrationInput,
   updateIntegrationSchema,
 } from "./integration-input";
+import { deletePendingFlows } from "./oauth/connect-integration";
 import {
   loadOAuthConnections,
   type OAuthConnections,
   type OAuthIntegrationView,
   oauthView,
 } from "./oauth/oauth-view";
-import { findIntegrationForOrg, listIntegrationsForOrg, type McpIntegration } from "./repository";
+import { deleteIntegrationCredentials } from "./oauth/stored-credentials";
+import {
+  deleteIntegrationForOrg,
+  findIntegrationForOrg,
+  insertIntegration,
+  listIntegrationSlugsStartingWith,
+  listIntegrationsForOrg,
+  type McpIntegration,
+  type McpIntegrationPatch,
+  type NewMcpIntegration,
+  setIntegrationEnabledForOrg,
+  updateIntegrationForOrg,
+} from "./repository";
 import type { CapabilitiesResult, McpAuthType, McpTransport } from "./types";
 import { mcpUseCases } from "./use-cases";
 
@@ -133,14 +140,7 @@ const seal = (values: Record<string, string>) =>
 /** Slugs name tools (`<slug>_<tool>`), so they stay short and unique within the organization. */
 async function freeIntegrationSlug(db: Database, orgId: string, name: string): Promise<string> {
   const base = slugify(name).replaceAll("-", "_").slice(0, 24).replace(/_+$/, "") || "mcp";
-  const taken = new Set(
-    (
-      await db
-        .select({ slug: mcpIntegrations.slug })
-        .from(mcpIntegrations)
-        .where(and(eq(mcpIntegrations.organizationId, orgId), like(mcpIntegrations.slug, `${base}%`)))
-    ).map((row) => row.slug),
-  );
+  const taken = new Set(await listIntegrationSlugsStartingWith(db, orgId, base));
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}_${n}`)) return `${base}_${n}`;
 }
@@ -172,7 +172,7 @@ export async function createIntegration(
   requireAdmin(ctx);
   const input = parseInput(createIntegrationSchema, raw);
   const defaultTimeout = getEnv().MCP_TIMEOUT_MS;
-  let values: typeof mcpIntegrations.$inferInsert;
+  let values: NewMcpIntegration;
   if (input.source === "catalog") {
     const entry = findCatalogEntry(input.catalogKey);
     if (!entry)
@@ -251,8 +251,7 @@ export async function createIntegration(
       timeoutMs: input.timeoutMs ?? defaultTimeout,
     };
   }
-  const [row] = await db.insert(mcpIntegrations).values(values).returning();
-  if (!row) throw new Error("insert returned no row");
+  const row = await insertIntegration(db, values);
   await publishCatalogChange(db, ctx.orgId);
   await recordAudit(db, ctx, {
     action: "integration.create",
@@ -296,7 +295,7 @@ export async function updateIntegration(
   requireAdmin(ctx);
   const input = parseInput(updateIntegrationSchema, raw);
   const row = await loadForOrg(db, ctx, id);
-  const patch: Partial<typeof mcpIntegrations.$inferInsert> = { updatedAt: new Date() };
+  const patch: McpIntegrationPatch = { updatedAt: new Date() };
   if (input.name) patch.name = input.name;
   if (input.timeoutMs) patch.timeoutMs = input.timeoutMs;
   if (row.transport !== "stdio" && !row.catalogKey) {
@@ -332,16 +331,12 @@ export async function updateIntegration(
     patch.credentialsEncrypted = next;
   }
   if (row.authType === "oauth" && patch.authType !== "oauth") patch.oauth = null;
-  const [updated] = await db
-    .update(mcpIntegrations)
-    .set(patch)
-    .where(and(eq(mcpIntegrations.id, id), eq(mcpIntegrations.organizationId, ctx.orgId)))
-    .returning();
+  const updated = await updateIntegrationForOrg(db, ctx.orgId, id, patch);
   // Tokens belong to the server, client and mode they were granted for: a change there needs a new connection.
   if (updated && row.authType === "oauth" && oauthConnectionChanged(row, updated)) {
-    await db.delete(mcpOAuthCredentials).where(eq(mcpOAuthCredentials.integrationId, updated.id));
+    await deleteIntegrationCredentials(db, updated.id);
     // A consent still pending was asked of the old server; its code must not be redeemed with the new one.
-    await db.delete(mcpOAuthFlows).where(eq(mcpOAuthFlows.integrationId, updated.id));
+    await deletePendingFlows(db, updated.id);
   }
   await publishCatalogChange(db, ctx.orgId);
   await getMcpClient().pool.closeIntegration(id);
@@ -441,10 +436,7 @@ function oauthConnectionChanged(before: McpIntegration, after: McpIntegration): 
 export async function setIntegrationEnabled(db: Database, ctx: RequestContext, id: string, enabled: boolean) {
   requireAdmin(ctx);
   const row = await loadForOrg(db, ctx, id);
-  await db
-    .update(mcpIntegrations)
-    .set({ enabled, updatedAt: new Date() })
-    .where(and(eq(mcpIntegrations.id, id), eq(mcpIntegrations.organizationId, ctx.orgId)));
+  await setIntegrationEnabledForOrg(db, ctx.orgId, id, enabled);
   await publishCatalogChange(db, ctx.orgId);
   if (!enabled) await getMcpClient().pool.closeIntegration(id);
   await recordAudit(db, ctx, {
@@ -459,9 +451,7 @@ export async function deleteIntegration(db: Database, ctx: RequestContext, id: s
   requireAdmin(ctx);
   const row = await loadForOrg(db, ctx, id);
   await db.transaction(async (tx) => {
-    await tx
-      .delete(mcpIntegrations)
-      .where(and(eq(mcpIntegrations.id, row.id), eq(mcpIntegrations.organizationId, ctx.orgId)));
+    await deleteIntegrationForOrg(tx, ctx.orgId, row.id);
     // Agents that listed it stop listing it, instead of reporting a missing integration at each conversation.
     await tx
       .update(agents)
