@@ -9,7 +9,12 @@ import { builtinTools } from "@/lib/tools/builtin";
 import { publishCatalogChange } from "@/lib/tools/catalog-changes";
 import { integrationToolName } from "@/lib/tools/tool-names";
 import { isUuid, parseInput } from "@/lib/validation";
-import { type CapabilityInput, capabilityInputSchema, capabilityToolName } from "./names";
+import {
+  type CapabilityInput,
+  capabilityInputSchema,
+  capabilityToolName,
+  capabilityToolNameSql,
+} from "./names";
 
 /** The organization's capabilities, by name. Read fresh on every call: a saved change shows at once (AC7). */
 export function listCapabilities(db: Database, orgId: string): Promise<Capability[]> {
@@ -62,7 +67,7 @@ export function listCapabilitiesForToolName(
     .where(
       and(
         eq(capabilities.organizationId, orgId),
-        sql`'mcp__' || ${capabilities.namespace} || '__' || ${capabilities.action} = ${toolName}`,
+        eq(capabilityToolNameSql(capabilities.namespace, capabilities.action), toolName),
       ),
     );
 }
