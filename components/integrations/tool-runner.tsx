@@ -12,7 +12,7 @@ import { ProgressReport } from "@/components/ui/progress-report";
 import { RunningFor } from "@/components/ui/running-for";
 import { useCancellable } from "@/components/ui/use-cancellable";
 import type { DiscoveredSnapshot } from "@/db/schema";
-import type { ToolRunResult } from "@/lib/mcp/integrations-service";
+import type { ToolRunResult } from "@/lib/mcp/integrations/run-tool";
 import { type FormValues, formErrorsOf, SchemaForm, toArguments } from "./schema-form";
 import { ToolResult } from "./tool-result";
 

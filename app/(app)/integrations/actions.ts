@@ -8,12 +8,10 @@ import { getDb } from "@/db/client";
 import { requireApiContext } from "@/lib/auth/request-context";
 import { toActionError } from "@/lib/errors";
 import { booleanArg, formArg, idArg, invalidActionArgs } from "@/lib/http/action-args";
-import {
-  createIntegration,
-  deleteIntegration,
-  setIntegrationEnabled,
-  updateIntegration,
-} from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
+import { deleteIntegration } from "@/lib/mcp/integrations/delete-integration";
+import { setIntegrationEnabled } from "@/lib/mcp/integrations/set-integration-enabled";
+import { updateIntegration } from "@/lib/mcp/integrations/update-integration";
 
 const formInput = z.object({ form: formArg });
 const idInput = z.object({ id: idArg });

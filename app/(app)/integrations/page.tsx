@@ -11,7 +11,7 @@ import { getDb } from "@/db/client";
 import { isAdminRole } from "@/lib/auth/context";
 import { requirePageContext } from "@/lib/auth/request-context";
 import { recentHealthByIntegration } from "@/lib/health/health-round";
-import { listIntegrations } from "@/lib/mcp/integrations-service";
+import { listIntegrations } from "@/lib/mcp/integrations/list-integrations";
 import { plural } from "@/lib/plural";
 
 export const metadata: Metadata = { title: "Integrations" };
