@@ -5,7 +5,8 @@ import { createApiKey } from "@/lib/api-keys/api-keys";
 import { type RequestContext, systemContext } from "@/lib/auth/context";
 import { createUserInOrganization, createUserWithoutOrganization } from "@/lib/auth/users";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration, testIntegration } from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
+import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import { createOrganization } from "@/lib/orgs/organizations";
 
 /** An organization with a unique slug, and an owner's context in it for the app's own functions. */

@@ -18,7 +18,8 @@ const handle = await openBenchDatabase();
 // Loaded after the environment above is set, since the app reads it once.
 const { registerUser } = await import("@/lib/auth/users");
 const { resolveUserContext } = await import("@/lib/auth/context");
-const { createIntegration, runIntegrationTool } = await import("@/lib/mcp/integrations-service");
+const { createIntegration } = await import("@/lib/mcp/integrations/create-integration");
+const { runIntegrationTool } = await import("@/lib/mcp/integrations/run-tool");
 const { startOAuthConnection, finishOAuthConnection } = await import("@/lib/mcp/oauth/connect-integration");
 const { decryptSecret } = await import("@/lib/crypto/secret-box");
 const { getMcpClient } = await import("@/lib/mcp/client/shared-client");

@@ -8,6 +8,7 @@ import { Alert } from "@/components/ui/alert";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { useUnsavedChangesWarning } from "@/components/ui/use-unsaved-changes";
+import { capabilityToolName } from "@/lib/capabilities/tool-name";
 import { CodeEditor } from "./code-editor";
 import { TestRunPanel } from "./test-run-panel";
 
@@ -65,7 +66,7 @@ export function CapabilityForm({
       code: field("code"),
     };
   };
-  const toolName = `mcp__${namespace || "<namespace>"}__${actionName || "<action>"}`;
+  const toolName = capabilityToolName(namespace || "<namespace>", actionName || "<action>");
   const fieldError = (name: string) => state.fields?.[name]?.join(" ");
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">

@@ -1,7 +1,8 @@
-import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { type ApiKeyScope, capabilities, mcpIntegrations } from "@/db/schema";
+import type { ApiKeyScope } from "@/db/schema";
+import { listOwnCapabilityIds } from "@/lib/capabilities/store";
 import { ValidationError } from "@/lib/errors";
+import { listOwnIntegrationIds } from "@/lib/mcp/repository";
 import { isUuid } from "@/lib/validation";
 
 /** The ids in the list that are not rows of the organization (a non-UUID names no row). */
@@ -19,18 +20,8 @@ async function foreignIds(
 export async function requireOwnScope(db: Database, orgId: string, scope: ApiKeyScope | null): Promise<void> {
   if (!scope) return;
   const [integrations, ownCapabilities] = await Promise.all([
-    foreignIds(scope.integrationIds, (ids) =>
-      db
-        .select({ id: mcpIntegrations.id })
-        .from(mcpIntegrations)
-        .where(and(inArray(mcpIntegrations.id, ids), eq(mcpIntegrations.organizationId, orgId))),
-    ),
-    foreignIds(scope.capabilityIds, (ids) =>
-      db
-        .select({ id: capabilities.id })
-        .from(capabilities)
-        .where(and(inArray(capabilities.id, ids), eq(capabilities.organizationId, orgId))),
-    ),
+    foreignIds(scope.integrationIds, (ids) => listOwnIntegrationIds(db, orgId, ids)),
+    foreignIds(scope.capabilityIds, (ids) => listOwnCapabilityIds(db, orgId, ids)),
   ]);
   const fields: Record<string, string[]> = {};
   if (integrations.length)

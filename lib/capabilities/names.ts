@@ -1,12 +1,17 @@
+import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { z } from "zod";
+import { MAX_TOOL_NAME } from "@/lib/tools/tool-names";
 import { compileToolSchema } from "@/lib/tools/validate-args";
 
-export const MAX_TOOL_NAME = 64;
+import { CAPABILITY_TOOL_PREFIX, CAPABILITY_TOOL_SEPARATOR, capabilityToolName } from "./tool-name";
+
+export { capabilityToolName, isCapabilityToolName } from "./tool-name";
+
 const PART = /^[a-z0-9_]+$/;
 
-/** A capability's tool name, as MCP clients and models see it. */
-export function capabilityToolName(namespace: string, action: string): string {
-  return `mcp__${namespace}__${action}`;
+/** `capabilityToolName` computed by the database from the two columns, to look a capability up by its tool name. */
+export function capabilityToolNameSql(namespace: SQLWrapper, action: SQLWrapper): SQL<string> {
+  return sql<string>`${CAPABILITY_TOOL_PREFIX}::text || ${namespace} || ${CAPABILITY_TOOL_SEPARATOR}::text || ${action}`;
 }
 
 export const capabilityInputSchema = z
@@ -49,7 +54,7 @@ export const capabilityInputSchema = z
       issue.addIssue({
         code: "custom",
         path: ["action"],
-        message: `The tool name ${name} has ${name.length} characters; shorten the namespace or action to fit 64.`,
+        message: `The tool name ${name} has ${name.length} characters; shorten the namespace or action to fit ${MAX_TOOL_NAME}.`,
       });
     }
   });

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { agents, type Capability, capabilities } from "@/db/schema";
 import { auditPick, changedFields, recordAudit } from "@/lib/audit/record-audit";
@@ -9,7 +9,12 @@ import { builtinTools } from "@/lib/tools/builtin";
 import { publishCatalogChange } from "@/lib/tools/catalog-changes";
 import { integrationToolName } from "@/lib/tools/tool-names";
 import { isUuid, parseInput } from "@/lib/validation";
-import { type CapabilityInput, capabilityInputSchema, capabilityToolName } from "./names";
+import {
+  type CapabilityInput,
+  capabilityInputSchema,
+  capabilityToolName,
+  capabilityToolNameSql,
+} from "./names";
 
 /** The organization's capabilities, by name. Read fresh on every call: a saved change shows at once (AC7). */
 export function listCapabilities(db: Database, orgId: string): Promise<Capability[]> {
@@ -18,6 +23,14 @@ export function listCapabilities(db: Database, orgId: string): Promise<Capabilit
     .from(capabilities)
     .where(eq(capabilities.organizationId, orgId))
     .orderBy(asc(capabilities.namespace), asc(capabilities.action));
+}
+
+/** The ids among `ids` (UUIDs) that name capabilities of the organization. */
+export function listOwnCapabilityIds(db: Database, orgId: string, ids: string[]): Promise<{ id: string }[]> {
+  return db
+    .select({ id: capabilities.id })
+    .from(capabilities)
+    .where(and(inArray(capabilities.id, ids), eq(capabilities.organizationId, orgId)));
 }
 
 /** A capability as the tool catalog keeps it in memory: what listing and running it need, not its counters. */
@@ -54,7 +67,7 @@ export function listCapabilitiesForToolName(
     .where(
       and(
         eq(capabilities.organizationId, orgId),
-        sql`'mcp__' || ${capabilities.namespace} || '__' || ${capabilities.action} = ${toolName}`,
+        eq(capabilityToolNameSql(capabilities.namespace, capabilities.action), toolName),
       ),
     );
 }

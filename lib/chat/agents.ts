@@ -1,9 +1,11 @@
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { type Agent, agents, capabilities, mcpIntegrations } from "@/db/schema";
+import { type Agent, agents } from "@/db/schema";
 import { auditPick, changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
+import { listOwnCapabilityIds } from "@/lib/capabilities/store";
 import { NotFoundError, ValidationError } from "@/lib/errors";
+import { listOwnIntegrationIds } from "@/lib/mcp/repository";
 import { isUuid, parseInput } from "@/lib/validation";
 import { type AgentInput, agentInputSchema } from "./agent-schemas";
 
@@ -69,16 +71,10 @@ async function validAgentInput(db: Database, ctx: RequestContext, input: unknown
   const parsed = parseInput(agentInputSchema, input);
   const [integrations, ownCapabilities] = await Promise.all([
     ownIds(parsed.mcpIntegrationIds, "Choose integrations of this organization.", (ids) =>
-      db
-        .select({ id: mcpIntegrations.id })
-        .from(mcpIntegrations)
-        .where(and(inArray(mcpIntegrations.id, ids), eq(mcpIntegrations.organizationId, ctx.orgId))),
+      listOwnIntegrationIds(db, ctx.orgId, ids),
     ),
     ownIds(parsed.capabilityIds, "Choose capabilities of this organization.", (ids) =>
-      db
-        .select({ id: capabilities.id })
-        .from(capabilities)
-        .where(and(inArray(capabilities.id, ids), eq(capabilities.organizationId, ctx.orgId))),
+      listOwnCapabilityIds(db, ctx.orgId, ids),
     ),
   ]);
   const fields = {

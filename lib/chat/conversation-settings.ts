@@ -3,10 +3,11 @@ import { z } from "zod";
 import type { Database } from "@/db/client";
 import { conversations } from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
+import { TOOL_NAME_PATTERN } from "@/lib/tools/tool-names";
 import { parseInput } from "@/lib/validation";
 import { getConversation } from "./conversations";
 
-const toolName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, { error: "That is not a tool name." });
+const toolName = z.string().regex(TOOL_NAME_PATTERN, { error: "That is not a tool name." });
 
 export const toolTogglesSchema = z.object({
   disabledIntegrationIds: z

@@ -7,6 +7,7 @@ import type { CapabilitiesResult, McpPrompt, McpResource } from "@/lib/mcp/types
 import type { DiscoverMcpCapabilities } from "@/lib/mcp/use-cases/discover-mcp-capabilities";
 import { integrationToolDescriptor } from "@/lib/tools/catalog";
 import { budgetElapsed } from "@/lib/tools/refresh-discoveries";
+import { claimUniqueNames } from "@/lib/tools/tool-names";
 import type { ToolDescriptor, ToolSource } from "@/lib/tools/types";
 import { type ConversationToolCall, chatTool } from "./chat-tool";
 
@@ -226,18 +227,16 @@ export async function discoverForConversation(
     }
     if (!found) return;
     const integration = info ?? { slug: integrationId.slice(0, 8), name: "Integration" };
-    for (const tool of found.tools) {
-      const descriptor = integrationToolDescriptor(integration, tool);
-      if (capabilities.tools[descriptor.name]) {
+    const named = claimUniqueNames(found.tools, (tool) => integrationToolDescriptor(integration, tool), {
+      taken: (name) => Boolean(capabilities.tools[name]),
+      onTaken: (tool, descriptor) =>
         deps.logger.warn("MCP tool skipped: its name is taken", {
           integrationId,
           tool: tool.name,
           name: descriptor.name,
-        });
-        continue;
-      }
-      add(descriptor, integrationId);
-    }
+        }),
+    });
+    for (const { listed } of named) add(listed, integrationId);
     capabilities.resources.push(...found.resources);
     capabilities.prompts.push(...found.prompts);
   });

@@ -1,11 +1,10 @@
-import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { type Agent, type Conversation, type ConversationDiscovery, mcpIntegrations } from "@/db/schema";
+import type { Agent, Conversation, ConversationDiscovery } from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
 import { getEnv } from "@/lib/env";
 import { type Logger, logger } from "@/lib/logger";
 import { McpConnectionError } from "@/lib/mcp/errors";
-import { listIntegrationsForOrg } from "@/lib/mcp/repository";
+import { listIntegrationSummaries, listIntegrationsForOrg } from "@/lib/mcp/repository";
 import { callTool, listTools } from "@/lib/tools/catalog";
 import { discoverShared } from "@/lib/tools/refresh-discoveries";
 import type { ToolScope } from "@/lib/tools/scope";
@@ -33,18 +32,7 @@ async function integrationIdsOf(db: Database, ctx: UserContext, agent: Agent): P
 
 async function integrationInfo(db: Database, ctx: UserContext, ids: string[]) {
   if (ids.length === 0) return new Map<string, IntegrationInfo & { enabled: boolean }>();
-  const rows = await db
-    .select({
-      id: mcpIntegrations.id,
-      name: mcpIntegrations.name,
-      slug: mcpIntegrations.slug,
-      status: mcpIntegrations.status,
-      enabled: mcpIntegrations.enabled,
-      lastCheckedAt: mcpIntegrations.lastCheckedAt,
-      discovered: mcpIntegrations.discovered,
-    })
-    .from(mcpIntegrations)
-    .where(and(inArray(mcpIntegrations.id, ids), eq(mcpIntegrations.organizationId, ctx.orgId)));
+  const rows = await listIntegrationSummaries(db, ctx.orgId, ids);
   return new Map(rows.map((row) => [row.id, row]));
 }
 

@@ -25,7 +25,7 @@ import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { callTool, listToolSet, listTools } from "@/lib/tools/catalog";
 import { orgCatalog } from "@/lib/tools/catalog-cache";
 import { allows } from "@/lib/tools/scope";
-import { integrationToolName } from "@/lib/tools/tool-names";
+import { claimUniqueNames, integrationToolName } from "@/lib/tools/tool-names";
 import type { ToolDescriptor } from "@/lib/tools/types";
 import { pageOf } from "./list-pages";
 import { invalidParams, upstreamError } from "./mcp-errors";
@@ -251,11 +251,18 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext, session?: 
     const entries = new Map<string, { integration: CatalogIntegration; prompt: string }>();
     const prompts = [];
     for (const integration of await enabledIntegrations()) {
-      for (const prompt of integration.discovered?.prompts ?? []) {
-        const name = integrationToolName(integration.slug, prompt.name);
-        if (entries.has(name)) continue;
-        entries.set(name, { integration, prompt: prompt.name });
-        prompts.push({ ...prompt, name, description: prompt.description });
+      const named = claimUniqueNames(
+        integration.discovered?.prompts ?? [],
+        (prompt) => ({
+          ...prompt,
+          name: integrationToolName(integration.slug, prompt.name),
+          description: prompt.description,
+        }),
+        { taken: (name) => entries.has(name) },
+      );
+      for (const { item, listed } of named) {
+        entries.set(listed.name, { integration, prompt: item.name });
+        prompts.push(listed);
       }
     }
     return { entries, prompts };

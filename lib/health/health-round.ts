@@ -1,10 +1,10 @@
 import { desc, eq, max, sql } from "drizzle-orm";
 import type { Database, DatabaseHandle } from "@/db/client";
-import { integrationHealthChecks, mcpIntegrations } from "@/db/schema";
+import { integrationHealthChecks } from "@/db/schema";
 import { systemContext } from "@/lib/auth/context";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
-import type { McpIntegration } from "@/lib/mcp/repository";
+import { listEnabledIntegrations, type McpIntegration } from "@/lib/mcp/repository";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 
 const log = logger.child({ component: "health" });
@@ -47,7 +47,7 @@ async function round(db: Database, intervalMs: number, now: Date) {
     .from(integrationHealthChecks);
   // Another instance checked within this interval: once per interval across all of them.
   if (latest?.at && now.getTime() - latest.at.getTime() < intervalMs * 0.9) return { ran: false, checked: 0 };
-  const enabled = await db.select().from(mcpIntegrations).where(eq(mcpIntegrations.enabled, true));
+  const enabled = await listEnabledIntegrations(db);
   // An integration each user connects to with their own account has no connection of its own to check.
   const integrations = enabled.filter((row) => row.authType !== "oauth" || row.oauth?.credentials !== "user");
   const results = [];

@@ -1,8 +1,7 @@
-import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { organizations } from "@/db/schema";
 import type { RequestContext } from "@/lib/auth/context";
 import { getEnv } from "@/lib/env";
+import { findOrganizationName } from "@/lib/orgs/organizations";
 import { invitationMessage, type MailOutcome, type MailSettings, mailInvitation } from "./invitation-mail";
 import { createInvitation, type PendingInvitation } from "./invitations";
 import { invitationLink } from "./tokens";
@@ -19,11 +18,7 @@ export async function inviteMember(
 ): Promise<{ link: string; invitation: PendingInvitation; organizationName: string; mail: MailOutcome }> {
   const { token, invitation } = await createInvitation(db, ctx, input, { ttlHours: options.ttlHours });
   const link = invitationLink(options.origin, token);
-  const [organization] = await db
-    .select({ name: organizations.name })
-    .from(organizations)
-    .where(eq(organizations.id, ctx.orgId));
-  const organizationName = organization?.name ?? "";
+  const organizationName = (await findOrganizationName(db, ctx.orgId)) ?? "";
   const mail = await mailInvitation(
     {
       to: invitation.email,

@@ -42,6 +42,13 @@ export async function listKnowledgeNodes(db: Database, ctx: RequestContext): Pro
   return rows.map(toView);
 }
 
+/** Every node of one organization, or of all of them, to rebuild the search index from. */
+export function listNodesToReindex(db: Database, orgId?: string): Promise<KnowledgeNode[]> {
+  return orgId
+    ? db.select().from(knowledgeNodes).where(eq(knowledgeNodes.organizationId, orgId))
+    : db.select().from(knowledgeNodes);
+}
+
 /** Nodes of the organization by exact name. */
 export async function findKnowledgeNodesByName(
   db: Database,

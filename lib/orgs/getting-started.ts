@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { organizations } from "@/db/schema";
+import { hasIntegrations } from "@/lib/mcp/repository";
 import { flushUsage } from "@/lib/usage/record-usage";
 
 /** The first hour's steps, each done or not, as the organization's own records show. */
@@ -18,7 +19,7 @@ export async function gettingStarted(db: Database, orgId: string): Promise<Getti
   await flushUsage(db);
   const [row] = await db
     .select({
-      connectedServer: sql<boolean>`exists (select 1 from mcp_integrations i where i.organization_id = ${orgId})`,
+      connectedServer: hasIntegrations(orgId),
       triedTool: sql<boolean>`exists (select 1 from usage_records u where u.organization_id = ${orgId})`,
       askedChat: sql<boolean>`exists (select 1 from chat_messages m join conversations c on c.id = m.conversation_id where c.organization_id = ${orgId} and m.role = 'user')`,
       createdKey: sql<boolean>`exists (select 1 from api_keys k where k.organization_id = ${orgId})`,

@@ -1,9 +1,10 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { mcpOAuthCredentials, memberships, type Role, users } from "@/db/schema";
+import { memberships, type Role, users } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors";
+import { deleteMemberCredentials } from "@/lib/mcp/oauth/stored-credentials";
 import { parseInput } from "@/lib/validation";
 import { roleSchema } from "./schemas";
 
@@ -111,11 +112,7 @@ export async function removeMember(db: Database, ctx: RequestContext, input: { u
       .set({ activeOrganizationId: sql`null` })
       .where(and(eq(users.id, input.userId), eq(users.activeOrganizationId, ctx.orgId)));
     // Their own accounts connected to the organization's integrations leave with them.
-    await tx
-      .delete(mcpOAuthCredentials)
-      .where(
-        and(eq(mcpOAuthCredentials.organizationId, ctx.orgId), eq(mcpOAuthCredentials.userId, input.userId)),
-      );
+    await deleteMemberCredentials(tx, ctx.orgId, input.userId);
     return membership.role;
   });
   await recordAudit(db, ctx, {

@@ -76,6 +76,34 @@ export async function getOrganizationBySlug(db: Database, slug: string): Promise
   return org;
 }
 
+/** One organization by id, whoever asks: callers decide who may see it. */
+export async function findOrganizationById(db: Database, id: string): Promise<Organization | undefined> {
+  const [org] = await db.select().from(organizations).where(eq(organizations.id, id));
+  return org;
+}
+
+/** The organization's name, or undefined when there is no such organization. */
+export async function findOrganizationName(db: Database, id: string): Promise<string | undefined> {
+  const [org] = await db
+    .select({ name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.id, id));
+  return org?.name;
+}
+
+/** Every organization, for a superadmin's organization picker. */
+export function listAllOrganizations(db: Database) {
+  return db
+    .select({ id: organizations.id, name: organizations.name, slug: organizations.slug })
+    .from(organizations)
+    .orderBy(asc(organizations.name));
+}
+
+/** The id of every organization, for operator commands that act on all of them. */
+export async function listOrganizationIds(db: Database): Promise<string[]> {
+  return (await db.select({ id: organizations.id }).from(organizations)).map((org) => org.id);
+}
+
 /** Whether anyone belongs to the organization yet. */
 export async function hasMembers(db: Database, orgId: string): Promise<boolean> {
   const [row] = await db

@@ -4,6 +4,7 @@ import { memberships, organizations, users } from "@/db/schema";
 import type { RequestContext } from "@/lib/auth/context";
 import { nextSessionVersion } from "@/lib/auth/session-version";
 import { ForbiddenError, ValidationError } from "@/lib/errors";
+import { integrationCountOf } from "@/lib/mcp/repository";
 import { flushUsage } from "@/lib/usage/record-usage";
 import { isUuid } from "@/lib/validation";
 
@@ -26,10 +27,7 @@ export async function listOrganizationsOverview(db: Database, ctx: RequestContex
         sql<number>`(select count(*) from memberships m where m.organization_id = "organizations"."id")`.mapWith(
           Number,
         ),
-      integrations:
-        sql<number>`(select count(*) from mcp_integrations i where i.organization_id = "organizations"."id")`.mapWith(
-          Number,
-        ),
+      integrations: integrationCountOf(sql`"organizations"."id"`),
       calls30d:
         sql<number>`(select count(*) from usage_records u where u.organization_id = "organizations"."id" and u.occurred_at >= ${since}::timestamptz)`.mapWith(
           Number,

@@ -4,7 +4,7 @@ import type { Database } from "@/db/client";
 import type { Capability } from "@/db/schema";
 import type { RequestContext } from "@/lib/auth/context";
 import { executeCapability } from "@/lib/capabilities/executor";
-import { capabilityToolName } from "@/lib/capabilities/names";
+import { capabilityToolName, isCapabilityToolName } from "@/lib/capabilities/names";
 import type { RunBudget } from "@/lib/capabilities/run-budget";
 import type { CatalogCapability } from "@/lib/capabilities/store";
 import { AppError, ForbiddenError } from "@/lib/errors";
@@ -19,7 +19,7 @@ import { builtinTools } from "./builtin";
 import { type OrgCatalog, orgCatalog } from "./catalog-cache";
 import { discoverMissing, refreshStaleDiscoveries } from "./refresh-discoveries";
 import { allows, type DraftCapability, type ToolScope } from "./scope";
-import { integrationToolName } from "./tool-names";
+import { couldBeIntegrationToolName, integrationToolName } from "./tool-names";
 import { type BuiltinTool, errorResult, type ToolDescriptor, type ToolResult } from "./types";
 import { validateToolArgs } from "./validate-args";
 
@@ -89,7 +89,8 @@ function inScope(catalog: OrgCatalog, scope: ToolScope, only?: string) {
     scope.integrationIds?.length === 0
       ? []
       : catalog.integrations.filter(
-          (row) => allows(scope.integrationIds, row.id) && (!only || only.startsWith(`${row.slug}_`)),
+          (row) =>
+            allows(scope.integrationIds, row.id) && (!only || couldBeIntegrationToolName(row.slug, only)),
         );
   const capabilities =
     scope.capabilityIds?.length === 0
@@ -380,7 +381,9 @@ async function invokeInSpan(
 /** What a caller that must answer with a result (the chat, an MCP client) gets for a call that threw. */
 export function toolErrorOf(error: unknown, name: string): ToolResult {
   if (error instanceof UnknownToolError)
-    return errorResult(name.startsWith("mcp__") ? `Capability not found: ${name}` : `Unknown tool: ${name}`);
+    return errorResult(
+      isCapabilityToolName(name) ? `Capability not found: ${name}` : `Unknown tool: ${name}`,
+    );
   if (error instanceof AppError && error.type !== "internal") return errorResult(error.message);
   logger.error("tool call failed", { tool: name, err: error });
   return errorResult("Tool execution failed.");

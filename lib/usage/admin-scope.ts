@@ -1,8 +1,7 @@
-import { asc, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { organizations } from "@/db/schema";
 import { isAdminRole, type RequestContext } from "@/lib/auth/context";
 import { ForbiddenError } from "@/lib/errors";
+import { findOrganizationById } from "@/lib/orgs/organizations";
 import { isUuid } from "@/lib/validation";
 
 /**
@@ -11,20 +10,12 @@ import { isUuid } from "@/lib/validation";
  */
 export async function adminOrganization(db: Database, ctx: RequestContext, requested?: string) {
   if (ctx.isSuperadmin && requested && isUuid(requested)) {
-    const [org] = await db.select().from(organizations).where(eq(organizations.id, requested));
+    const org = await findOrganizationById(db, requested);
     if (org) return org;
   }
   if (!ctx.isSuperadmin && !isAdminRole(ctx.role))
     throw new ForbiddenError("Only the organization's owners and admins see its dashboard.");
-  const [own] = await db.select().from(organizations).where(eq(organizations.id, ctx.orgId));
+  const own = await findOrganizationById(db, ctx.orgId);
   if (!own) throw new ForbiddenError("Only the organization's owners and admins see its dashboard.");
   return own;
-}
-
-/** Every organization, for a superadmin's organization picker. */
-export function listAllOrganizations(db: Database) {
-  return db
-    .select({ id: organizations.id, name: organizations.name, slug: organizations.slug })
-    .from(organizations)
-    .orderBy(asc(organizations.name));
 }

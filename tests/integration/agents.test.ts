@@ -15,7 +15,8 @@ import {
 import { createConversation, getConversation } from "@/lib/chat/conversations";
 import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration, deleteIntegration } from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
+import { deleteIntegration } from "@/lib/mcp/integrations/delete-integration";
 import { appErrorOf } from "./app-error";
 import { joinByInvitation, registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";

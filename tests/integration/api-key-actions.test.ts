@@ -4,7 +4,7 @@ import { createApiKeyAction } from "@/app/(app)/settings/api-keys/actions";
 import { apiKeys } from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
 import { createCapability } from "@/lib/capabilities/store";
-import { createIntegration } from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";

@@ -13,13 +13,11 @@ import type { UserContext } from "@/lib/auth/context";
 import { createCapability, deleteCapability, updateCapability } from "@/lib/capabilities/store";
 import { ForbiddenError } from "@/lib/errors";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import {
-  createIntegration,
-  deleteIntegration,
-  setIntegrationEnabled,
-  testIntegration,
-  updateIntegration,
-} from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
+import { deleteIntegration } from "@/lib/mcp/integrations/delete-integration";
+import { setIntegrationEnabled } from "@/lib/mcp/integrations/set-integration-enabled";
+import { testIntegration } from "@/lib/mcp/integrations/test-connection";
+import { updateIntegration } from "@/lib/mcp/integrations/update-integration";
 import { invokeTool, listTools } from "@/lib/tools/catalog";
 import { CATALOG_CHANNEL, publishCatalogChange } from "@/lib/tools/catalog-changes";
 import { describeOnPostgres } from "./on-postgres";

@@ -6,7 +6,7 @@ import { createConversation, getConversation, loadMessages } from "@/lib/chat/co
 import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { readResourceAttachment } from "@/lib/chat/resource-attachments";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration } from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { appErrorOf } from "./app-error";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";

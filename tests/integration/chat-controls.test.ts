@@ -10,7 +10,7 @@ import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { attachmentForModel, readResourceAttachment } from "@/lib/chat/resource-attachments";
 import type { AppError } from "@/lib/errors";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration } from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { appErrorOf } from "./app-error";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";

@@ -6,7 +6,7 @@ import { ensureDefaultAgent } from "@/lib/chat/agents";
 import { createConversation, getConversation } from "@/lib/chat/conversations";
 import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration } from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { type RunningFixture, startFixture } from "../fixtures/mcp/start-fixture";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";

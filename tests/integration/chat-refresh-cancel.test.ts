@@ -4,7 +4,7 @@ import type { UserContext } from "@/lib/auth/context";
 import { ensureDefaultAgent } from "@/lib/chat/agents";
 import { createConversation, getConversation } from "@/lib/chat/conversations";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration } from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { type RunningFixture, startFixture } from "../fixtures/mcp/start-fixture";
 import { useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";

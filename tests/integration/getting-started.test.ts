@@ -4,7 +4,7 @@ import type { UserContext } from "@/lib/auth/context";
 import { ensureDefaultAgent } from "@/lib/chat/agents";
 import { createConversation, saveMessages } from "@/lib/chat/conversations";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration } from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { gettingStarted } from "@/lib/orgs/getting-started";
 import { invokeTool } from "@/lib/tools/catalog";
 import { registerOwners } from "./org-users";

@@ -7,7 +7,8 @@ import {
   runHealthRound,
 } from "@/lib/health/health-round";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration, getIntegration } from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
+import { getIntegration } from "@/lib/mcp/integrations/get-integration";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
 

@@ -4,7 +4,7 @@ import { POST as testRoute } from "@/app/api/integrations/[id]/test/route";
 import { mcpIntegrations } from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration } from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { publishCatalogChange } from "@/lib/tools/catalog-changes";
 import { type RunningFixture, startFixture } from "../fixtures/mcp/start-fixture";
 import { useDatabase } from "./gateway-client";

@@ -12,13 +12,11 @@ import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { AppError } from "@/lib/errors";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import {
-  createIntegration,
-  getIntegration,
-  runIntegrationTool,
-  testIntegration,
-  updateIntegration,
-} from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
+import { getIntegration } from "@/lib/mcp/integrations/get-integration";
+import { runIntegrationTool } from "@/lib/mcp/integrations/run-tool";
+import { testIntegration } from "@/lib/mcp/integrations/test-connection";
+import { updateIntegration } from "@/lib/mcp/integrations/update-integration";
 import { finishOAuthConnection, startOAuthConnection } from "@/lib/mcp/oauth/connect-integration";
 import { disconnectOAuth } from "@/lib/mcp/oauth/disconnect-integration";
 import { discoveryOf, oauthClientOf } from "@/lib/mcp/oauth/integration-client";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcpIntegrations } from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration } from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { listTools } from "@/lib/tools/catalog";
 import { publishCatalogChange } from "@/lib/tools/catalog-changes";
 import { registerOwners } from "./org-users";

@@ -23,7 +23,7 @@ import type { UserContext } from "@/lib/auth/context";
 import { ensureDefaultAgent } from "@/lib/chat/agents";
 import { createConversation } from "@/lib/chat/conversations";
 import { ValidationError } from "@/lib/errors";
-import { createIntegration } from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";

@@ -9,7 +9,9 @@ import {
   updateKnowledgeNode,
 } from "@/lib/knowledge/nodes";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration, setIntegrationEnabled, testIntegration } from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
+import { setIntegrationEnabled } from "@/lib/mcp/integrations/set-integration-enabled";
+import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import { invokeTool, listTools } from "@/lib/tools/catalog";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";

@@ -3,12 +3,10 @@ import { POST as invokeRoute } from "@/app/api/mcp/invoke/route";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import {
-  createIntegration,
-  runIntegrationTool,
-  setIntegrationEnabled,
-  testIntegration,
-} from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
+import { runIntegrationTool } from "@/lib/mcp/integrations/run-tool";
+import { setIntegrationEnabled } from "@/lib/mcp/integrations/set-integration-enabled";
+import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import { invokeTool } from "@/lib/tools/catalog";
 import { type RunningFixture, startFixture } from "../fixtures/mcp/start-fixture";
 import { appErrorOf } from "./app-error";

@@ -10,12 +10,10 @@ import { createConversation } from "@/lib/chat/conversations";
 import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { createKnowledgeNode, deleteKnowledgeNode, updateKnowledgeNode } from "@/lib/knowledge/nodes";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import {
-  createIntegration,
-  setIntegrationEnabled,
-  testIntegration,
-  updateIntegration,
-} from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
+import { setIntegrationEnabled } from "@/lib/mcp/integrations/set-integration-enabled";
+import { testIntegration } from "@/lib/mcp/integrations/test-connection";
+import { updateIntegration } from "@/lib/mcp/integrations/update-integration";
 import { changeMemberRole, removeMember } from "@/lib/orgs/members";
 import { setRecordToolPayloads } from "@/lib/orgs/organizations";
 import { invokeTool } from "@/lib/tools/catalog";

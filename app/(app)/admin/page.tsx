@@ -14,8 +14,9 @@ import { requireSignedInPage } from "@/lib/auth/request-context";
 import { cn } from "@/lib/cn";
 import { ForbiddenError } from "@/lib/errors";
 import { recentHealthByIntegration } from "@/lib/health/health-round";
+import { listAllOrganizations } from "@/lib/orgs/organizations";
 import { plural } from "@/lib/plural";
-import { adminOrganization, listAllOrganizations } from "@/lib/usage/admin-scope";
+import { adminOrganization } from "@/lib/usage/admin-scope";
 import { dashboardData, PANEL_ROWS, RANGES, rangeOf } from "@/lib/usage/dashboard";
 
 export const metadata: Metadata = { title: "Dashboard" };

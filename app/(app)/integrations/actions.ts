@@ -7,12 +7,10 @@ import type { FormState } from "@/components/forms/form-state";
 import { requireSignedInUser } from "@/lib/auth/request-context";
 import { booleanArg, formArg, idArg } from "@/lib/http/action-args";
 import { keptValues, serverAction } from "@/lib/http/server-action";
-import {
-  createIntegration,
-  deleteIntegration,
-  setIntegrationEnabled,
-  updateIntegration,
-} from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
+import { deleteIntegration } from "@/lib/mcp/integrations/delete-integration";
+import { setIntegrationEnabled } from "@/lib/mcp/integrations/set-integration-enabled";
+import { updateIntegration } from "@/lib/mcp/integrations/update-integration";
 
 const formInput = z.object({ form: formArg });
 const idInput = z.object({ id: idArg });

@@ -10,7 +10,7 @@ import { Card } from "@/components/ui/card";
 import { isAdminRole } from "@/lib/auth/context";
 import { requireSignedInPage } from "@/lib/auth/request-context";
 import { recentHealthByIntegration } from "@/lib/health/health-round";
-import { listIntegrations } from "@/lib/mcp/integrations-service";
+import { listIntegrations } from "@/lib/mcp/integrations/list-integrations";
 import { plural } from "@/lib/plural";
 
 export const metadata: Metadata = { title: "Integrations" };

@@ -1,4 +1,4 @@
-import { createIntegration } from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { type CliCommand, CliUsageError, requireOption } from "../command";
 import { operatorContext } from "../operator-context";
 

@@ -1,4 +1,4 @@
-import { listIntegrations } from "@/lib/mcp/integrations-service";
+import { listIntegrations } from "@/lib/mcp/integrations/list-integrations";
 import { plural } from "@/lib/plural";
 import { type CliCommand, requireOption } from "../command";
 import { operatorContext } from "../operator-context";

@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/errors";
-import { testIntegration } from "@/lib/mcp/integrations-service";
+import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import { findIntegrationBySlug, listIntegrationsForOrg } from "@/lib/mcp/repository";
 import { type CliCommand, requireOption } from "../command";
 import { operatorContext } from "../operator-context";

@@ -1,6 +1,5 @@
-import { eq } from "drizzle-orm";
-import { knowledgeNodes, organizations } from "@/db/schema";
-import { getOrganizationBySlug } from "@/lib/orgs/organizations";
+import { listNodesToReindex } from "@/lib/knowledge/nodes";
+import { getOrganizationBySlug, listOrganizationIds } from "@/lib/orgs/organizations";
 import { elasticsearch } from "@/lib/search/search-backends";
 import { type CliCommand, CliUsageError } from "../command";
 
@@ -16,11 +15,8 @@ export const knowledgeReindex: CliCommand = {
     const orgIds =
       typeof values.org === "string"
         ? [(await getOrganizationBySlug(db, values.org)).id]
-        : (await db.select({ id: organizations.id }).from(organizations)).map((org) => org.id);
-    const nodes =
-      typeof values.org === "string" && orgIds[0]
-        ? await db.select().from(knowledgeNodes).where(eq(knowledgeNodes.organizationId, orgIds[0]))
-        : await db.select().from(knowledgeNodes);
+        : await listOrganizationIds(db);
+    const nodes = await listNodesToReindex(db, typeof values.org === "string" ? orgIds[0] : undefined);
     const count = await backend.reindex(nodes, orgIds);
     io.print(`Indexed ${count} knowledge nodes of ${orgIds.length} organizations.`, {
       indexed: count,

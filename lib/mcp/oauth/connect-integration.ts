@@ -82,6 +82,11 @@ export class OAuthFlowError extends AppError {
   }
 }
 
+/** Deletes the integration's consents still pending. */
+export async function deletePendingFlows(db: Database, integrationId: string): Promise<void> {
+  await db.delete(mcpOAuthFlows).where(eq(mcpOAuthFlows.integrationId, integrationId));
+}
+
 /** The integration a pending flow of this user is for, so the callback can return to its page whatever happens. */
 export async function pendingFlowIntegration(
   db: Database,

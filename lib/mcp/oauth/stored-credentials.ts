@@ -1,8 +1,9 @@
 import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { type Database, isEmbeddedDatabase } from "@/db/client";
-import { mcpIntegrations, mcpOAuthCredentials } from "@/db/schema";
+import { mcpOAuthCredentials } from "@/db/schema";
 import { decryptSecret, encryptSecret } from "@/lib/crypto/secret-box";
 import { publishCatalogChange } from "@/lib/tools/catalog-changes";
+import { markIntegrationFailing } from "../repository";
 import { withLocalLock } from "./local-lock";
 import type { OAuthTokenSet } from "./token-set";
 import type { OAuthTokenVault, RefreshOutcome } from "./token-source";
@@ -72,6 +73,18 @@ export async function deleteCredential(db: Database, owner: CredentialOwner): Pr
   return removed.length > 0;
 }
 
+/** Deletes every connection to the integration (the organization's and each member's). */
+export async function deleteIntegrationCredentials(db: Database, integrationId: string): Promise<void> {
+  await db.delete(mcpOAuthCredentials).where(eq(mcpOAuthCredentials.integrationId, integrationId));
+}
+
+/** Deletes the member's own connections to the organization's integrations; `db` may be a transaction. */
+export async function deleteMemberCredentials(db: Database, orgId: string, userId: string): Promise<void> {
+  await db
+    .delete(mcpOAuthCredentials)
+    .where(and(eq(mcpOAuthCredentials.organizationId, orgId), eq(mcpOAuthCredentials.userId, userId)));
+}
+
 /**
  * The owner's tokens in the database, encrypted. A refresh locks the row (`for update`) on PostgreSQL, so
  * instances of the app refresh one at a time and each sees the rotated refresh token the previous one stored;
@@ -110,14 +123,11 @@ export function storedTokenVault(
             .where(eq(mcpOAuthCredentials.id, row.id));
           // The organization's connection broke: the integration itself shows it where admins look.
           if (owner.userId === null) {
-            await tx
-              .update(mcpIntegrations)
-              .set({
-                status: "failing",
-                lastError: `${integrationName} needs to be connected again: ${outcome.reason}.`,
-                lastCheckedAt: new Date(),
-              })
-              .where(eq(mcpIntegrations.id, owner.integrationId));
+            await markIntegrationFailing(
+              tx,
+              owner.integrationId,
+              `${integrationName} needs to be connected again: ${outcome.reason}.`,
+            );
             await publishCatalogChange(db, owner.organizationId, {
               integrationId: owner.integrationId,
               executor: tx,

@@ -5,7 +5,8 @@ import { registerUser } from "@/lib/auth/users";
 import { runCli } from "@/lib/cli/run";
 import { ValidationError } from "@/lib/errors";
 import { offeredCatalog } from "@/lib/mcp/catalog";
-import { createIntegration, listIntegrations } from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
+import { listIntegrations } from "@/lib/mcp/integrations/list-integrations";
 import { createTestDatabase } from "../test-db";
 
 // An installation whose operator did not turn on demo servers (as in production): the "Everything" reference

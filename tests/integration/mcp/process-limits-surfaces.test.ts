@@ -9,13 +9,11 @@ import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { getEnv } from "@/lib/env";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { buildConnectionConfig } from "@/lib/mcp/connection-config";
-import {
-  createIntegration,
-  getIntegration,
-  type IntegrationView,
-  setIntegrationEnabled,
-  testIntegration,
-} from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
+import { getIntegration } from "@/lib/mcp/integrations/get-integration";
+import type { IntegrationView } from "@/lib/mcp/integrations/integration-view";
+import { setIntegrationEnabled } from "@/lib/mcp/integrations/set-integration-enabled";
+import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import { findIntegrationForOrg } from "@/lib/mcp/repository";
 import { callTool } from "@/lib/tools/catalog";
 import { connectGateway, textOf, useDatabase } from "../gateway-client";

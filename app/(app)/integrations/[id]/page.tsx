@@ -5,7 +5,8 @@ import { isAdminRole } from "@/lib/auth/context";
 import { requireSignedInPage } from "@/lib/auth/request-context";
 import { NotFoundError } from "@/lib/errors";
 import { findCatalogEntry } from "@/lib/mcp/catalog";
-import { getIntegration, type IntegrationView } from "@/lib/mcp/integrations-service";
+import { getIntegration } from "@/lib/mcp/integrations/get-integration";
+import type { IntegrationView } from "@/lib/mcp/integrations/integration-view";
 
 export const metadata: Metadata = { title: "Integration" };
 

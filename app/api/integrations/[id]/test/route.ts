@@ -1,7 +1,7 @@
 import { revalidatePath } from "next/cache";
 import { requireSignedInUser } from "@/lib/auth/request-context";
 import { apiRoute } from "@/lib/http/api-route";
-import { testIntegration } from "@/lib/mcp/integrations-service";
+import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 
 export const dynamic = "force-dynamic";
 

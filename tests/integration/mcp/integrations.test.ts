@@ -7,16 +7,14 @@ import { resolveUserContext, type UserContext } from "@/lib/auth/context";
 import { registerUser } from "@/lib/auth/users";
 import { AppError, ValidationError } from "@/lib/errors";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import {
-  createIntegration,
-  deleteIntegration,
-  getIntegration,
-  listIntegrations,
-  runIntegrationTool,
-  setIntegrationEnabled,
-  testIntegration,
-  updateIntegration,
-} from "@/lib/mcp/integrations-service";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
+import { deleteIntegration } from "@/lib/mcp/integrations/delete-integration";
+import { getIntegration } from "@/lib/mcp/integrations/get-integration";
+import { listIntegrations } from "@/lib/mcp/integrations/list-integrations";
+import { runIntegrationTool } from "@/lib/mcp/integrations/run-tool";
+import { setIntegrationEnabled } from "@/lib/mcp/integrations/set-integration-enabled";
+import { testIntegration } from "@/lib/mcp/integrations/test-connection";
+import { updateIntegration } from "@/lib/mcp/integrations/update-integration";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { type RunningFixture, startFixture } from "../../fixtures/mcp/start-fixture";
 import { joinByInvitation } from "../org-users";

@@ -127,3 +127,5 @@ export const updateIntegrationSchema = z.object({
   timeoutMs: timeoutSchema.optional(),
 });
 export type UpdateIntegrationInput = z.input<typeof updateIntegrationSchema>;
+/** An edit once parsed. */
+export type ParsedIntegrationUpdate = z.output<typeof updateIntegrationSchema>;

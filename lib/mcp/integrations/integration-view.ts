@@ -1,0 +1,60 @@
+import type { DiscoveredSnapshot } from "@/db/schema";
+import { findCatalogEntry } from "../catalog";
+import { type OAuthConnections, type OAuthIntegrationView, oauthView } from "../oauth/oauth-view";
+import type { McpIntegration } from "../repository";
+import type { McpAuthType, McpTransport } from "../types";
+
+/** What the browser may see of an integration: never a credential value, only which ones are set. */
+export interface IntegrationView {
+  id: string;
+  name: string;
+  slug: string;
+  transport: McpTransport;
+  url: string | null;
+  command: string | null;
+  args: string[];
+  authType: McpAuthType;
+  credentialKeys: string[];
+  catalogKey: string | null;
+  enabled: boolean;
+  timeoutMs: number;
+  status: "unknown" | "connected" | "failing" | "disabled";
+  lastError: string | null;
+  lastCheckedAt: string | null;
+  lastLatencyMs: number | null;
+  counts: { tools: number; resources: number; prompts: number } | null;
+  discovered: DiscoveredSnapshot | null;
+  oauth: OAuthIntegrationView | null;
+}
+
+export function toView(row: McpIntegration, connections?: OAuthConnections): IntegrationView {
+  const catalogEntry = row.catalogKey ? findCatalogEntry(row.catalogKey) : undefined;
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    transport: row.transport,
+    url: row.url,
+    // A bundled server's command is resolved on the server at connect time; show what it is instead.
+    command: catalogEntry?.bundled ? catalogEntry.bundled.packageName : row.command,
+    args: catalogEntry?.bundled ? [] : row.args,
+    authType: row.authType,
+    credentialKeys: Object.keys(row.credentialsEncrypted),
+    catalogKey: row.catalogKey,
+    enabled: row.enabled,
+    timeoutMs: row.timeoutMs,
+    status: row.enabled ? row.status : "disabled",
+    lastError: row.lastError,
+    lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
+    lastLatencyMs: row.lastLatencyMs,
+    counts: row.discovered
+      ? {
+          tools: row.discovered.tools.length,
+          resources: row.discovered.resources.length,
+          prompts: row.discovered.prompts.length,
+        }
+      : null,
+    discovered: row.discovered ?? null,
+    oauth: oauthView(row, connections),
+  };
+}
