@@ -11,8 +11,8 @@ import { Select } from "@/components/ui/input";
 import { ProgressReport } from "@/components/ui/progress-report";
 import { RunningFor } from "@/components/ui/running-for";
 import { useCancellable } from "@/components/ui/use-cancellable";
-import type { ToolRunResult } from "@/lib/mcp/integrations/run-tool";
 import type { DiscoveredSnapshot } from "@/lib/mcp/types";
+import type { ToolRunResult } from "@/lib/tools/integration-tool-run";
 import { type FormValues, formErrorsOf, SchemaForm, toArguments } from "./schema-form";
 import { ToolResult } from "./tool-result";
 

@@ -21,6 +21,7 @@ const cases: { file: string; imports: string; refused: boolean }[] = [
   { file: "lib/usage/x.ts", imports: "@/components/ui/button", refused: true },
   { file: "lib/capabilities/x.ts", imports: "@/lib/tools/catalog", refused: true },
   { file: "lib/capabilities/x.ts", imports: "@/lib/tools/types", refused: false },
+  { file: "lib/capabilities/x.ts", imports: "@/lib/tools/builtin", refused: false },
   { file: "lib/mcp/x.ts", imports: "@/lib/tools/catalog", refused: true },
   { file: "lib/mcp/x.ts", imports: "@/lib/capabilities/store", refused: true },
   { file: "lib/mcp/x.ts", imports: "@/lib/chat/agents", refused: true },

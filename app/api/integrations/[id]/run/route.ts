@@ -4,8 +4,8 @@ import { toErrorResponse } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { progressStream, wantsProgress } from "@/lib/http/progress-stream";
 import { readJsonBody } from "@/lib/http/read-json";
-import { runIntegrationTool } from "@/lib/mcp/integrations/run-tool";
 import { withDownstreamRelay } from "@/lib/mcp/relay/downstream-relay";
+import { runIntegrationTool } from "@/lib/tools/integration-tool-run";
 import { parseInput } from "@/lib/validation";
 
 export const dynamic = "force-dynamic";

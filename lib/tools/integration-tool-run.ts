@@ -1,10 +1,10 @@
 import type { Database } from "@/db/client";
 import type { RequestContext } from "@/lib/auth/context";
 import { type FieldErrors, ForbiddenError, NotFoundError } from "@/lib/errors";
-import { integrationToolDescriptor, invokeTool, UnknownToolError } from "@/lib/tools/catalog";
-import type { ToolResult } from "@/lib/tools/types";
-import { mcpUseCases } from "../use-cases";
-import { loadIntegrationForOrg } from "./load-integration";
+import { loadIntegrationForOrg } from "@/lib/mcp/integrations/load-integration";
+import { mcpUseCases } from "@/lib/mcp/use-cases";
+import { integrationToolDescriptor, invokeTool, UnknownToolError } from "./catalog";
+import type { ToolResult } from "./types";
 
 /** What the tool runner shows: the tool's result, or why the call was refused, with a message per bad field. */
 export type ToolRunResult = ToolResult & { fields?: FieldErrors };
