@@ -129,7 +129,7 @@ export const mcpIntegrations = pgTable(
       .notNull()
       .default({}),
     enabled: boolean("enabled").notNull().default(true),
-    catalogKey: text("catalog_key"),
+    presetKey: text("catalog_key"),
     timeoutMs: integer("timeout_ms").notNull().default(30_000),
     status: mcpStatusEnum("status").notNull().default("unknown"),
     lastError: text("last_error"),

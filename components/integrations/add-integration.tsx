@@ -11,7 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardDescription, CardTitle } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import type { CatalogCredential } from "@/lib/mcp/catalog";
+import type { PresetCredential } from "@/lib/mcp/presets";
 import { CustomServerFields } from "./custom-server-fields";
 
 export interface CatalogItem {
@@ -21,7 +21,7 @@ export interface CatalogItem {
   transport: string;
   url?: string;
   bundled: boolean;
-  credentials: CatalogCredential[];
+  credentials: PresetCredential[];
   docsUrl?: string;
 }
 
@@ -104,7 +104,7 @@ export function AddIntegration({ catalog, allowStdio }: { catalog: CatalogItem[]
         {entry ? (
           <>
             <input type="hidden" name="source" value="catalog" />
-            <input type="hidden" name="catalogKey" value={entry.key} />
+            <input type="hidden" name="presetKey" value={entry.key} />
             <Field
               id="name"
               label="Name"

@@ -20,9 +20,9 @@ import { Input } from "@/components/ui/input";
 import { postJson } from "@/components/ui/post-json";
 import { RunningFor } from "@/components/ui/running-for";
 import { useCancellable } from "@/components/ui/use-cancellable";
-import type { CatalogCredential } from "@/lib/mcp/catalog";
 import type { IntegrationView } from "@/lib/mcp/integrations/integration-view";
 import type { ConnectionTestResult } from "@/lib/mcp/integrations/test-connection";
+import type { PresetCredential } from "@/lib/mcp/presets";
 import { plural } from "@/lib/plural";
 import { CapabilityList } from "./capability-list";
 import { CustomServerFields } from "./custom-server-fields";
@@ -33,13 +33,13 @@ import { ToolRunner } from "./tool-runner";
 export function IntegrationDetail({
   integration,
   canManage,
-  catalogCredentials,
+  presetCredentials,
   testOnLoad,
   oauthOutcome,
 }: {
   integration: IntegrationView;
   canManage: boolean;
-  catalogCredentials: CatalogCredential[];
+  presetCredentials: PresetCredential[];
   testOnLoad: boolean;
   oauthOutcome: OAuthOutcome;
 }) {
@@ -189,25 +189,23 @@ export function IntegrationDetail({
       ) : null}
       {capabilities ? <CapabilityList capabilities={capabilities} /> : null}
 
-      {canManage ? (
-        <EditIntegration integration={integration} catalogCredentials={catalogCredentials} />
-      ) : null}
+      {canManage ? <EditIntegration integration={integration} presetCredentials={presetCredentials} /> : null}
     </div>
   );
 }
 
 function EditIntegration({
   integration,
-  catalogCredentials,
+  presetCredentials,
 }: {
   integration: IntegrationView;
-  catalogCredentials: CatalogCredential[];
+  presetCredentials: PresetCredential[];
 }) {
   const [state, action] = useActionState<FormState, FormData>(
     updateIntegrationAction.bind(null, integration.id),
     {},
   );
-  const custom = !integration.catalogKey && integration.transport !== "stdio";
+  const custom = !integration.presetKey && integration.transport !== "stdio";
   return (
     <Card className="grid max-w-2xl gap-4">
       <div>
@@ -224,7 +222,7 @@ function EditIntegration({
             <Input id="name" name="name" defaultValue={integration.name} />
           </Field>
         )}
-        {catalogCredentials.map((credential) => (
+        {presetCredentials.map((credential) => (
           <Field
             key={credential.key}
             id={`credential-${credential.key}`}

@@ -2,7 +2,7 @@ import path from "node:path";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { dataDir } from "@/lib/data-dir";
 import { getEnv } from "@/lib/env";
-import { bundledCommand, findCatalogEntry } from "./catalog";
+import { bundledCommand, findPreset } from "./presets";
 import type { CatalogIntegration } from "./repository";
 import type { McpConnectionConfig, McpOAuthConnection } from "./types";
 
@@ -24,7 +24,7 @@ export function buildConnectionConfig(
     timeoutMs: integration.timeoutMs,
   };
   if (integration.transport === "stdio") {
-    const entry = integration.catalogKey ? findCatalogEntry(integration.catalogKey) : undefined;
+    const entry = integration.presetKey ? findPreset(integration.presetKey) : undefined;
     const env = decryptAll(integration.envEncrypted);
     if (entry?.bundled) {
       // The memory server keeps its graph per integration in the data folder.

@@ -31,7 +31,7 @@ const catalogColumns = {
   oauth: mcpIntegrations.oauth,
   credentialsEncrypted: mcpIntegrations.credentialsEncrypted,
   enabled: mcpIntegrations.enabled,
-  catalogKey: mcpIntegrations.catalogKey,
+  presetKey: mcpIntegrations.presetKey,
   timeoutMs: mcpIntegrations.timeoutMs,
   lastCheckedAt: mcpIntegrations.lastCheckedAt,
   discovered: mcpIntegrations.discovered,

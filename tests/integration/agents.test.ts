@@ -40,10 +40,9 @@ beforeAll(async () => {
   });
   await joinByInvitation(handle.db, owner, { email: "mia@example.com", role: "member" });
   member = await resolveUserContext(handle.db, { userId: m.user.id, preferredOrgId: owner.orgId });
-  integrationId = (await createIntegration(handle.db, owner, { source: "catalog", catalogKey: "memory" })).id;
-  otherIntegrationId = (
-    await createIntegration(handle.db, other, { source: "catalog", catalogKey: "memory" })
-  ).id;
+  integrationId = (await createIntegration(handle.db, owner, { source: "catalog", presetKey: "memory" })).id;
+  otherIntegrationId = (await createIntegration(handle.db, other, { source: "catalog", presetKey: "memory" }))
+    .id;
   capabilityId = (await createCapability(handle.db, owner, capability("reports", "weekly"))).id;
   otherCapabilityId = (await createCapability(handle.db, other, capability("reports", "weekly"))).id;
 }, 60_000);
@@ -100,7 +99,7 @@ describe("agents", () => {
   });
 
   it("forgets an integration that is deleted", async () => {
-    const extra = await createIntegration(handle.db, owner, { source: "catalog", catalogKey: "everything" });
+    const extra = await createIntegration(handle.db, owner, { source: "catalog", presetKey: "everything" });
     const agent = await createAgent(handle.db, owner, {
       ...valid,
       mcpIntegrationIds: [integrationId, extra.id],

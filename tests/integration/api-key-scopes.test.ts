@@ -42,7 +42,7 @@ beforeAll(async () => {
   [a, b] = (await registerOwners(handle.db, "Kim", "Lou")) as [UserContext, UserContext];
   // Two real MCP servers: Everything over stdio ("everything") and over Streamable HTTP ("remote").
   remoteServer = await startEverything("streamableHttp");
-  const everything = await createIntegration(handle.db, a, { source: "catalog", catalogKey: "everything" });
+  const everything = await createIntegration(handle.db, a, { source: "catalog", presetKey: "everything" });
   const remote = await createIntegration(handle.db, a, {
     source: "custom",
     name: "Remote",

@@ -29,7 +29,7 @@ beforeAll(async () => {
   handle = await createTestDatabase();
   useDatabase(handle);
   [a] = (await registerOwners(handle.db, "Ines")) as [UserContext];
-  const everything = await createIntegration(handle.db, a, { source: "catalog", catalogKey: "everything" });
+  const everything = await createIntegration(handle.db, a, { source: "catalog", presetKey: "everything" });
   expect((await testIntegration(handle.db, a, everything.id)).ok).toBe(true);
   key = (await createApiKey(handle.db, a, { name: "fuzz" })).key;
 }, 90_000);

@@ -19,7 +19,7 @@ beforeAll(async () => {
   handle = await createTestDatabase();
   [a] = (await registerOwners(handle.db, "Ivy")) as [UserContext];
   // The real Everything server, whose resources the user attaches.
-  integrationId = (await createIntegration(handle.db, a, { source: "catalog", catalogKey: "everything" })).id;
+  integrationId = (await createIntegration(handle.db, a, { source: "catalog", presetKey: "everything" })).id;
 }, 60_000);
 afterAll(async () => {
   await getMcpClient().pool.closeAll();

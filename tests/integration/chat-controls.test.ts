@@ -23,7 +23,7 @@ let integrationId: string;
 beforeAll(async () => {
   handle = await createTestDatabase();
   [a, b] = (await registerOwners(handle.db, "Ada", "Bo")) as [UserContext, UserContext];
-  integrationId = (await createIntegration(handle.db, a, { source: "catalog", catalogKey: "everything" })).id;
+  integrationId = (await createIntegration(handle.db, a, { source: "catalog", presetKey: "everything" })).id;
 }, 60_000);
 afterAll(async () => {
   await getMcpClient().pool.closeAll();

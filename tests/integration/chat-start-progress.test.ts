@@ -21,7 +21,7 @@ beforeAll(async () => {
   [session.ctx] = (await registerOwners(handle.db, "Pru")) as [UserContext];
   // The real Everything server, and one whose host does not exist.
   everythingId = (
-    await createIntegration(handle.db, session.ctx, { source: "catalog", catalogKey: "everything" })
+    await createIntegration(handle.db, session.ctx, { source: "catalog", presetKey: "everything" })
   ).id;
   brokenId = (
     await createIntegration(handle.db, session.ctx, {

@@ -24,7 +24,7 @@ beforeAll(async () => {
   useDatabase(handle);
   [a, b] = (await registerOwners(handle.db, "Quinn", "Rex")) as [UserContext, UserContext];
   // The real Everything server, which asks its client for input and reports progress.
-  const everything = await createIntegration(handle.db, a, { source: "catalog", catalogKey: "everything" });
+  const everything = await createIntegration(handle.db, a, { source: "catalog", presetKey: "everything" });
   expect((await testIntegration(handle.db, a, everything.id)).ok).toBe(true);
 }, 60_000);
 afterAll(async () => {

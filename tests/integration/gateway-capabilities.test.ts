@@ -36,8 +36,8 @@ beforeAll(async () => {
   // Three real MCP servers: Everything and Memory over stdio, and Everything over Streamable HTTP.
   httpEverything = await startEverything("streamableHttp");
   for (const input of [
-    { source: "catalog" as const, catalogKey: "everything" },
-    { source: "catalog" as const, catalogKey: "memory" },
+    { source: "catalog" as const, presetKey: "everything" },
+    { source: "catalog" as const, presetKey: "memory" },
     {
       source: "custom" as const,
       name: "Remote",

@@ -38,7 +38,7 @@ beforeAll(async () => {
   handle = await createTestDatabase();
   useDatabase(handle);
   [a, b] = (await registerOwners(handle.db, "Ada", "Bo")) as [UserContext, UserContext];
-  const everything = await createIntegration(handle.db, a, { source: "catalog", catalogKey: "everything" });
+  const everything = await createIntegration(handle.db, a, { source: "catalog", presetKey: "everything" });
   await testIntegration(handle.db, a, everything.id);
   // A server whose prompt and resource hold every role and content type MCP has.
   rich = await startFixture("rich-content");

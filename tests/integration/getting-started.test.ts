@@ -27,7 +27,7 @@ it("follows the organization's first steps as its own records show them, and no 
   const steps = async (ctx: UserContext) => Object.values(await gettingStarted(db, ctx.orgId));
   expect(await steps(a)).toEqual([false, false, false, false, false]);
 
-  await createIntegration(db, a, { source: "catalog", catalogKey: "everything" });
+  await createIntegration(db, a, { source: "catalog", presetKey: "everything" });
   await invokeTool(db, a, "node_knowledge_retriever", { node_names: ["x"] }, { surface: "runner" });
   const conversation = await createConversation(db, a, (await ensureDefaultAgent(db, a.orgId)).id);
   expect((await gettingStarted(db, a.orgId)).askedChat).toBe(false);

@@ -20,7 +20,7 @@ let downId: string;
 beforeAll(async () => {
   handle = await createTestDatabase();
   [a] = (await registerOwners(handle.db, "Hal")) as [UserContext];
-  upId = (await createIntegration(handle.db, a, { source: "catalog", catalogKey: "everything" })).id;
+  upId = (await createIntegration(handle.db, a, { source: "catalog", presetKey: "everything" })).id;
   downId = (
     await createIntegration(handle.db, a, {
       source: "custom",

@@ -129,7 +129,7 @@ describe("knowledge_search", () => {
 
 describe("the catalog", () => {
   it("lists built-ins and integration tools under prefixed names, and routes calls to them", async () => {
-    const integration = await createIntegration(db(), a, { source: "catalog", catalogKey: "everything" });
+    const integration = await createIntegration(db(), a, { source: "catalog", presetKey: "everything" });
     await testIntegration(db(), a, integration.id);
     const names = (await listTools(db(), a)).map((tool) => tool.name);
     expect(names.slice(0, 2)).toEqual(["node_knowledge_retriever", "knowledge_search"]);

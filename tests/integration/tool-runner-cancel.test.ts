@@ -19,7 +19,7 @@ beforeAll(async () => {
   [session.ctx] = (await registerOwners(handle.db, "Cy")) as [UserContext];
   // The real Everything server, whose long-running operation takes as long as it is asked to.
   integrationId = (
-    await createIntegration(handle.db, session.ctx, { source: "catalog", catalogKey: "everything" })
+    await createIntegration(handle.db, session.ctx, { source: "catalog", presetKey: "everything" })
   ).id;
   expect((await testIntegration(handle.db, session.ctx, integrationId)).ok).toBe(true);
 }, 60_000);

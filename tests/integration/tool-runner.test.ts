@@ -33,7 +33,7 @@ beforeAll(async () => {
   [a, b] = (await registerOwners(handle.db, "Rae", "Sol")) as [UserContext, UserContext];
   // The real Everything server over stdio, and a server that counts every tools/call it receives.
   strict = await startFixture("strict");
-  everythingId = (await createIntegration(handle.db, a, { source: "catalog", catalogKey: "everything" })).id;
+  everythingId = (await createIntegration(handle.db, a, { source: "catalog", presetKey: "everything" })).id;
   strictId = (
     await createIntegration(handle.db, a, {
       source: "custom",

@@ -31,7 +31,7 @@ beforeAll(async () => {
   handle = await createTestDatabase();
   useDatabase(handle);
   [a, b] = (await registerOwners(handle.db, "Una", "Vic")) as [UserContext, UserContext];
-  everythingId = (await createIntegration(handle.db, a, { source: "catalog", catalogKey: "everything" })).id;
+  everythingId = (await createIntegration(handle.db, a, { source: "catalog", presetKey: "everything" })).id;
   await testIntegration(handle.db, a, everythingId);
 }, 60_000);
 afterAll(async () => {

@@ -56,7 +56,7 @@ const echoedFields = [
   "url",
   "authType",
   "timeoutSeconds",
-  "catalogKey",
+  "presetKey",
   "command",
   "oauthCredentials",
   "oauthScope",
@@ -91,7 +91,7 @@ export async function createIntegrationAction(_prev: FormState, form: FormData):
         source === "catalog"
           ? await createIntegration(db, ctx, {
               source: "catalog",
-              catalogKey: text(form, "catalogKey") ?? "",
+              presetKey: text(form, "presetKey") ?? "",
               name: text(form, "name"),
               credentials: prefixed(form, "credential:"),
               timeoutMs: seconds(form),

@@ -45,7 +45,7 @@ export const integrationAdd: CliCommand = {
     if (typeof values.catalog === "string") {
       input = {
         source: "catalog",
-        catalogKey: values.catalog,
+        presetKey: values.catalog,
         name: values.name as string | undefined,
         credentials: parseHeaders(values.credential),
         timeoutMs,

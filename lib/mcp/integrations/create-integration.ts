@@ -5,13 +5,13 @@ import { getEnv } from "@/lib/env";
 import { ForbiddenError, ValidationError } from "@/lib/errors";
 import { publishCatalogChange } from "@/lib/tools/catalog-changes";
 import { parseInput } from "@/lib/validation";
-import { findCatalogEntry, isCatalogEntryOffered } from "../catalog";
+import { findPreset, isPresetOffered } from "../presets";
 import { insertIntegration, type NewMcpIntegration } from "../repository";
-import { catalogCredentials } from "./catalog-credentials";
 import { freeIntegrationSlug } from "./free-slug";
 import { integrationAuditFields, integrationAuditTarget, integrationSecretNames } from "./integration-audit";
 import { type CreateIntegrationInput, createIntegrationSchema } from "./integration-input";
 import { type IntegrationView, toView } from "./integration-view";
+import { presetCredentials } from "./preset-credentials";
 import { sealSecrets } from "./seal-secrets";
 import { checkServerUrl } from "./server-url";
 
@@ -28,16 +28,16 @@ export async function createIntegration(
   const defaultTimeout = getEnv().MCP_TIMEOUT_MS;
   let values: NewMcpIntegration;
   if (input.source === "catalog") {
-    const entry = findCatalogEntry(input.catalogKey);
+    const entry = findPreset(input.presetKey);
     if (!entry)
-      throw new ValidationError(`There is no catalog entry "${input.catalogKey}".`, {
-        catalogKey: ["Unknown entry"],
+      throw new ValidationError(`There is no catalog entry "${input.presetKey}".`, {
+        presetKey: ["Unknown entry"],
       });
-    if (!isCatalogEntryOffered(entry)) {
+    if (!isPresetOffered(entry)) {
       const message = `The "${entry.name.replace(/\s*\(.*\)$/, "")}" reference server is a demo: ${entry.demo?.reason}. Set MCP_DEMO_SERVERS=true to offer demo servers.`;
-      throw new ValidationError(message, { catalogKey: [message] });
+      throw new ValidationError(message, { presetKey: [message] });
     }
-    const { authType, values: credentials } = catalogCredentials(entry, input.credentials);
+    const { authType, values: credentials } = presetCredentials(entry, input.credentials);
     const name = input.name ?? entry.name.replace(/\s*\(.*\)$/, "");
     values = {
       organizationId: ctx.orgId,
@@ -47,7 +47,7 @@ export async function createIntegration(
       url: entry.url ?? null,
       authType,
       credentialsEncrypted: sealSecrets(credentials),
-      catalogKey: entry.key,
+      presetKey: entry.key,
       timeoutMs: input.timeoutMs ?? defaultTimeout,
     };
   } else if (input.transport === "stdio") {

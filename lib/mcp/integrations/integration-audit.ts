@@ -19,7 +19,7 @@ export const integrationAuditFields = (row: McpIntegration) =>
     "authType",
     "timeoutMs",
     "enabled",
-    "catalogKey",
+    "presetKey",
   ]);
 
 /** The names (never the values) of the integration's stored secrets. */

@@ -74,7 +74,7 @@ export const oauthInputSchema = {
 
 export const catalogInputSchema = z.object({
   source: z.literal("catalog"),
-  catalogKey: z.string().min(1),
+  presetKey: z.string().min(1),
   name: integrationNameSchema.optional(),
   credentials: z.record(z.string(), z.string()).default({}),
   timeoutMs: timeoutSchema.optional(),

@@ -1,6 +1,6 @@
 import type { DiscoveredSnapshot } from "@/db/schema";
-import { findCatalogEntry } from "../catalog";
 import { type OAuthConnections, type OAuthIntegrationView, oauthView } from "../oauth/oauth-view";
+import { findPreset } from "../presets";
 import type { McpIntegration } from "../repository";
 import type { McpAuthType, McpTransport } from "../types";
 
@@ -15,7 +15,7 @@ export interface IntegrationView {
   args: string[];
   authType: McpAuthType;
   credentialKeys: string[];
-  catalogKey: string | null;
+  presetKey: string | null;
   enabled: boolean;
   timeoutMs: number;
   status: "unknown" | "connected" | "failing" | "disabled";
@@ -28,7 +28,7 @@ export interface IntegrationView {
 }
 
 export function toView(row: McpIntegration, connections?: OAuthConnections): IntegrationView {
-  const catalogEntry = row.catalogKey ? findCatalogEntry(row.catalogKey) : undefined;
+  const preset = row.presetKey ? findPreset(row.presetKey) : undefined;
   return {
     id: row.id,
     name: row.name,
@@ -36,11 +36,11 @@ export function toView(row: McpIntegration, connections?: OAuthConnections): Int
     transport: row.transport,
     url: row.url,
     // A bundled server's command is resolved on the server at connect time; show what it is instead.
-    command: catalogEntry?.bundled ? catalogEntry.bundled.packageName : row.command,
-    args: catalogEntry?.bundled ? [] : row.args,
+    command: preset?.bundled ? preset.bundled.packageName : row.command,
+    args: preset?.bundled ? [] : row.args,
     authType: row.authType,
     credentialKeys: Object.keys(row.credentialsEncrypted),
-    catalogKey: row.catalogKey,
+    presetKey: row.presetKey,
     enabled: row.enabled,
     timeoutMs: row.timeoutMs,
     status: row.enabled ? row.status : "disabled",

@@ -30,7 +30,7 @@ export async function updateIntegration(
   const patch: McpIntegrationPatch = { updatedAt: new Date() };
   if (input.name) patch.name = input.name;
   if (input.timeoutMs) patch.timeoutMs = input.timeoutMs;
-  if (row.transport !== "stdio" && !row.catalogKey) {
+  if (row.transport !== "stdio" && !row.presetKey) {
     if (input.url) {
       checkServerUrl(input.url);
       patch.url = input.url;
@@ -56,7 +56,7 @@ export async function updateIntegration(
         ),
       );
     }
-  } else if (row.catalogKey && input.credentials) {
+  } else if (row.presetKey && input.credentials) {
     const next = { ...row.credentialsEncrypted };
     for (const [key, value] of Object.entries(input.credentials))
       if (value.trim() && key in next) next[key] = encryptSecret(value.trim());

@@ -4,9 +4,9 @@ import { resolveUserContext, type UserContext } from "@/lib/auth/context";
 import { registerUser } from "@/lib/auth/users";
 import { runCli } from "@/lib/cli/run";
 import { ValidationError } from "@/lib/errors";
-import { offeredCatalog } from "@/lib/mcp/catalog";
 import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { listIntegrations } from "@/lib/mcp/integrations/list-integrations";
+import { offeredPresets } from "@/lib/mcp/presets";
 import { createTestDatabase } from "../test-db";
 
 // An installation whose operator did not turn on demo servers (as in production): the "Everything" reference
@@ -25,7 +25,7 @@ afterAll(() => handle?.close());
 
 describe("demo servers turned off", () => {
   it("leaves the Everything reference server out of the catalog, and keeps the others", () => {
-    const keys = offeredCatalog().map((entry) => entry.key);
+    const keys = offeredPresets().map((entry) => entry.key);
     expect(keys).not.toContain("everything");
     expect(keys).toEqual(expect.arrayContaining(["memory", "github"]));
   });
@@ -33,7 +33,7 @@ describe("demo servers turned off", () => {
   it("refuses to add it, saying why and which setting offers it", async () => {
     const error = await createIntegration(handle.db, owner, {
       source: "catalog",
-      catalogKey: "everything",
+      presetKey: "everything",
       credentials: {},
     }).then(
       () => undefined,
@@ -73,10 +73,10 @@ describe("demo servers turned off", () => {
       slug: "everything",
       transport: "stdio",
       authType: "none",
-      catalogKey: "everything",
+      presetKey: "everything",
       timeoutMs: 30_000,
     });
-    expect((await listIntegrations(handle.db, owner)).map((integration) => integration.catalogKey)).toEqual([
+    expect((await listIntegrations(handle.db, owner)).map((integration) => integration.presetKey)).toEqual([
       "everything",
     ]);
   });

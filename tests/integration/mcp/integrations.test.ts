@@ -58,7 +58,7 @@ describe("integrations", () => {
   it("adds the bundled Everything server from the catalog, tests it and runs its tools", async () => {
     const integration = await createIntegration(db(), ownerA, {
       source: "catalog",
-      catalogKey: "everything",
+      presetKey: "everything",
     });
     expect(integration).toMatchObject({
       name: "Everything",
@@ -117,7 +117,7 @@ describe("integrations", () => {
   });
 
   it("asks a catalog entry only for the credentials it needs", async () => {
-    const error = await createIntegration(db(), ownerA, { source: "catalog", catalogKey: "github" }).catch(
+    const error = await createIntegration(db(), ownerA, { source: "catalog", presetKey: "github" }).catch(
       (e: AppError) => e,
     );
     expect(error).toBeInstanceOf(AppError);
@@ -160,7 +160,7 @@ describe("integrations", () => {
   it("disables and deletes; a disabled integration cannot be discovered or executed", async () => {
     const integration = await createIntegration(db(), ownerA, {
       source: "catalog",
-      catalogKey: "everything",
+      presetKey: "everything",
       name: "Spare",
     });
     await setIntegrationEnabled(db(), ownerA, integration.id, false);
@@ -181,7 +181,7 @@ describe("integrations", () => {
   it("keeps members from changing integrations", async () => {
     const [first] = await listIntegrations(db(), memberA);
     if (!first) throw new Error("expected an integration");
-    expect(await codeOf(createIntegration(db(), memberA, { source: "catalog", catalogKey: "memory" }))).toBe(
+    expect(await codeOf(createIntegration(db(), memberA, { source: "catalog", presetKey: "memory" }))).toBe(
       "forbidden:auth",
     );
     expect(await codeOf(updateIntegration(db(), memberA, first.id, { name: "x" }))).toBe("forbidden:auth");
@@ -354,7 +354,7 @@ describe("tenant isolation", () => {
   it("keeps another organization from discovering, executing, reading, editing or deleting an integration", async () => {
     const integration = await createIntegration(db(), ownerA, {
       source: "catalog",
-      catalogKey: "everything",
+      presetKey: "everything",
       name: "Secret stuff",
     });
     const { discover, execute } = mcpUseCases(db());

@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { bundledCommand, findCatalogEntry } from "@/lib/mcp/catalog";
 import { SdkMcpClient } from "@/lib/mcp/client/mcp-client";
 import { McpSessionPool } from "@/lib/mcp/client/session-pool";
 import { McpConnectionError, McpUnauthorizedError } from "@/lib/mcp/errors";
+import { bundledCommand, findPreset } from "@/lib/mcp/presets";
 import type { McpConnectionConfig } from "@/lib/mcp/types";
 import { type RunningFixture, startEverything, startFixture } from "../../fixtures/mcp/start-fixture";
 
@@ -39,7 +39,7 @@ const http = (
 });
 
 const everythingStdio = (): McpConnectionConfig => {
-  const entry = findCatalogEntry("everything");
+  const entry = findPreset("everything");
   if (!entry) throw new Error("catalog entry missing");
   return {
     integrationId: randomUUID(),

@@ -91,10 +91,10 @@ beforeAll(async () => {
     UserContext,
     UserContext,
   ];
-  busy = await createIntegration(handle.db, a, { source: "catalog", catalogKey: "everything", name: "Busy" });
+  busy = await createIntegration(handle.db, a, { source: "catalog", presetKey: "everything", name: "Busy" });
   waiting = await createIntegration(handle.db, a, {
     source: "catalog",
-    catalogKey: "everything",
+    presetKey: "everything",
     name: "Waiting",
   });
   // Both answer once, one after the other: the second start closes the first, idle, to stay within the limit.
@@ -171,7 +171,7 @@ describe("an organization at its limit of local server processes, all busy", () 
 
   it("lets other organizations start servers up to the server's limit", async () => {
     const memoryOf = (ctx: UserContext) =>
-      createIntegration(handle.db, ctx, { source: "catalog", catalogKey: "memory" });
+      createIntegration(handle.db, ctx, { source: "catalog", presetKey: "memory" });
     const [ofB, ofC] = [await memoryOf(b), await memoryOf(c)];
     expect((await testIntegration(handle.db, b, ofB.id)).ok).toBe(true);
     const releaseB = await hold(b, ofB.id);

@@ -42,7 +42,7 @@ export function makeIntegration(overrides: Partial<McpIntegration> = {}): McpInt
     credentialsEncrypted: { token: "encrypted-token" },
     oauth: null,
     enabled: true,
-    catalogKey: null,
+    presetKey: null,
     timeoutMs: 5_000,
     status: "unknown",
     lastError: null,

@@ -4,9 +4,9 @@ import { IntegrationDetail } from "@/components/integrations/integration-detail"
 import { isAdminRole } from "@/lib/auth/context";
 import { requireSignedInPage } from "@/lib/auth/request-context";
 import { NotFoundError } from "@/lib/errors";
-import { findCatalogEntry } from "@/lib/mcp/catalog";
 import { getIntegration } from "@/lib/mcp/integrations/get-integration";
 import type { IntegrationView } from "@/lib/mcp/integrations/integration-view";
+import { findPreset } from "@/lib/mcp/presets";
 
 export const metadata: Metadata = { title: "Integration" };
 
@@ -26,13 +26,13 @@ export default async function IntegrationPage({
     if (error instanceof NotFoundError) notFound();
     throw error;
   }
-  const entry = integration.catalogKey ? findCatalogEntry(integration.catalogKey) : undefined;
+  const entry = integration.presetKey ? findPreset(integration.presetKey) : undefined;
   const query = await searchParams;
   return (
     <IntegrationDetail
       integration={integration}
       canManage={isAdminRole(ctx.role)}
-      catalogCredentials={entry?.credentials ?? []}
+      presetCredentials={entry?.credentials ?? []}
       testOnLoad={query.test === "1"}
       oauthOutcome={query.oauth ? { result: query.oauth, reason: query.reason } : null}
     />

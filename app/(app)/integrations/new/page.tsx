@@ -4,14 +4,14 @@ import { AddIntegration } from "@/components/integrations/add-integration";
 import { isAdminRole } from "@/lib/auth/context";
 import { requireSignedInPage } from "@/lib/auth/request-context";
 import { getEnv } from "@/lib/env";
-import { offeredCatalog } from "@/lib/mcp/catalog";
+import { offeredPresets } from "@/lib/mcp/presets";
 
 export const metadata: Metadata = { title: "Add integration" };
 
 export default async function NewIntegrationPage() {
   const { ctx } = await requireSignedInPage();
   if (!isAdminRole(ctx.role)) redirect("/integrations");
-  const entries = offeredCatalog().map(({ bundled, demo: _demo, ...entry }) => ({
+  const entries = offeredPresets().map(({ bundled, demo: _demo, ...entry }) => ({
     ...entry,
     bundled: Boolean(bundled),
   }));

@@ -1,9 +1,9 @@
 import { ValidationError } from "@/lib/errors";
-import type { CatalogEntry } from "../catalog";
+import type { Preset } from "../presets";
 import type { McpAuthType } from "../types";
 
 /** The credentials a catalog entry asks for, trimmed, and the kind of authentication they make; a field error for each missing one. */
-export function catalogCredentials(entry: CatalogEntry, given: Record<string, string>) {
+export function presetCredentials(entry: Preset, given: Record<string, string>) {
   const missing = entry.credentials.filter((credential) => !given[credential.key]?.trim());
   if (missing.length > 0) {
     const fields = Object.fromEntries(

@@ -3,7 +3,7 @@ import path from "node:path";
 import { getEnv } from "@/lib/env";
 import type { McpTransport } from "./types";
 
-export interface CatalogCredential {
+export interface PresetCredential {
   /** "token" for a bearer token, otherwise the HTTP header name. */
   key: string;
   label: string;
@@ -11,7 +11,7 @@ export interface CatalogCredential {
   help?: string;
 }
 
-export interface CatalogEntry {
+export interface Preset {
   key: string;
   name: string;
   description: string;
@@ -20,7 +20,7 @@ export interface CatalogEntry {
   url?: string;
   /** Bundled servers: the package and its entry file, run with this Node.js. */
   bundled?: { packageName: string; entry: string; args: string[] };
-  credentials: CatalogCredential[];
+  credentials: PresetCredential[];
   docsUrl?: string;
   /**
    * A reference or test server that can reach this host's network or files: offered only when
@@ -29,8 +29,8 @@ export interface CatalogEntry {
   demo?: { reason: string };
 }
 
-/** The predefined integrations: reference servers shipped with the app (they work offline) and well-known remote ones. */
-export const catalog: CatalogEntry[] = [
+/** The presets, integrations predefined: reference servers shipped with the app (they work offline) and well-known remote ones. */
+export const presets: Preset[] = [
   {
     key: "everything",
     name: "Everything (reference server)",
@@ -101,21 +101,21 @@ export const catalog: CatalogEntry[] = [
 ];
 
 /** Whether this installation offers the entry for new integrations (demo entries only with MCP_DEMO_SERVERS). */
-export function isCatalogEntryOffered(entry: CatalogEntry): boolean {
+export function isPresetOffered(entry: Preset): boolean {
   return !entry.demo || getEnv().MCP_DEMO_SERVERS;
 }
 
 /** The entries to add integrations from; existing integrations of any entry keep working. */
-export function offeredCatalog(): CatalogEntry[] {
-  return catalog.filter(isCatalogEntryOffered);
+export function offeredPresets(): Preset[] {
+  return presets.filter(isPresetOffered);
 }
 
-export function findCatalogEntry(key: string): CatalogEntry | undefined {
-  return catalog.find((entry) => entry.key === key);
+export function findPreset(key: string): Preset | undefined {
+  return presets.find((entry) => entry.key === key);
 }
 
 /** The command that runs a bundled server: this Node.js and the package's entry file. */
-export function bundledCommand(entry: CatalogEntry): { command: string; args: string[] } {
+export function bundledCommand(entry: Preset): { command: string; args: string[] } {
   if (!entry.bundled) throw new Error(`${entry.key} is not a bundled server`);
   const file = path.join(process.cwd(), "node_modules", entry.bundled.packageName, entry.bundled.entry);
   if (!existsSync(file))
