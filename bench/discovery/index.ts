@@ -10,7 +10,7 @@ import { createLogger } from "@/lib/logger";
 import { SdkMcpClient } from "@/lib/mcp/client/mcp-client";
 import { McpSessionPool } from "@/lib/mcp/client/session-pool";
 import type { McpIntegrationsRepositoryPort } from "@/lib/mcp/repository";
-import { DiscoverMcpCapabilities } from "@/lib/mcp/use-cases/discover-mcp-capabilities";
+import { DiscoverMcpFeatures } from "@/lib/mcp/use-cases/discover-mcp-features";
 import { errorResult } from "@/lib/tools/types";
 import { startFixture } from "../../tests/fixtures/mcp/start-fixture";
 import { makeIntegration } from "../../tests/unit/mcp/fakes";
@@ -68,7 +68,7 @@ try {
       allowPrivateNetwork: true,
     }),
   };
-  const discover = new DiscoverMcpCapabilities(deps);
+  const discover = new DiscoverMcpFeatures(deps);
   const startDeps: ConversationStartDeps = {
     discover,
     // What the app reads from the integration's row: here none was discovered before, so none stands in.

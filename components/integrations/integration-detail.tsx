@@ -24,8 +24,8 @@ import type { IntegrationView } from "@/lib/mcp/integrations/integration-view";
 import type { ConnectionTestResult } from "@/lib/mcp/integrations/test-connection";
 import type { PresetCredential } from "@/lib/mcp/presets";
 import { plural } from "@/lib/plural";
-import { CapabilityList } from "./capability-list";
 import { CustomServerFields } from "./custom-server-fields";
+import { FeatureList } from "./feature-list";
 import { OAuthConnection, type OAuthOutcome } from "./oauth-connection";
 import { StatusBadge } from "./status-badge";
 import { ToolRunner } from "./tool-runner";
@@ -187,7 +187,7 @@ export function IntegrationDetail({
       {capabilities && integration.enabled ? (
         <ToolRunner integrationId={integration.id} tools={capabilities.tools} />
       ) : null}
-      {capabilities ? <CapabilityList capabilities={capabilities} /> : null}
+      {capabilities ? <FeatureList features={capabilities} /> : null}
 
       {canManage ? <EditIntegration integration={integration} presetCredentials={presetCredentials} /> : null}
     </div>

@@ -38,7 +38,7 @@ export async function chatTurn(
 ): Promise<Response> {
   const { message, ...request } = parseInput(chatTurnRequestSchema, input);
   const conversation = await getConversation(db, ctx, request.id);
-  const { agent, active, capabilities } = await prepareConversation(db, ctx, conversation);
+  const { agent, active, features } = await prepareConversation(db, ctx, conversation);
   const messages = await historyForTurn(await loadMessages(db, conversation.id), {
     ...request,
     message: message && (await withAttachmentsRead(db, ctx, active, message)),
@@ -61,7 +61,7 @@ export async function chatTurn(
     system: agent.instructions || undefined,
     // Every discovered tool, so results of tools since switched off are still cut to the budget.
     messages: await convertToModelMessages(forModel(messages), {
-      tools: capabilities.tools,
+      tools: features.tools,
       ignoreIncompleteToolCalls: true,
       convertDataPart: (part) => (part.type === "data-resource" ? attachmentForModel(part.data) : undefined),
     }),

@@ -1,5 +1,5 @@
 import type { ModelMessage, Tool } from "ai";
-import type { ConversationCapabilities } from "./conversation-start";
+import type { ConversationFeatures } from "./conversation-start";
 
 /** What the user and the agent decided about a conversation's tools. */
 export interface ConversationControls {
@@ -23,15 +23,15 @@ function wasAsked(toolCallId: string, messages: ModelMessage[]): boolean {
  * and, when the agent asks for approval, waiting for the user on every tool not allowed for the conversation.
  */
 export function applyConversationControls(
-  capabilities: ConversationCapabilities,
+  features: ConversationFeatures,
   controls: ConversationControls,
-): ConversationCapabilities {
+): ConversationFeatures {
   const offIntegrations = new Set(controls.disabledIntegrationIds);
   const offTools = new Set(controls.disabledTools);
   const approved = new Set(controls.approvedTools);
   const tools: Record<string, Tool> = {};
-  for (const [name, tool] of Object.entries(capabilities.tools)) {
-    const origin = capabilities.toolOrigins[name];
+  for (const [name, tool] of Object.entries(features.tools)) {
+    const origin = features.toolOrigins[name];
     if (offTools.has(name) || (origin?.integrationId && offIntegrations.has(origin.integrationId))) continue;
     if (!controls.requireApproval) tools[name] = tool;
     else if (!approved.has(name)) tools[name] = { ...tool, needsApproval: true };
@@ -45,9 +45,9 @@ export function applyConversationControls(
   const visible = <T extends { integrationId: string }>(items: T[]) =>
     items.filter((item) => !offIntegrations.has(item.integrationId));
   return {
-    ...capabilities,
+    ...features,
     tools,
-    resources: visible(capabilities.resources),
-    prompts: visible(capabilities.prompts),
+    resources: visible(features.resources),
+    prompts: visible(features.prompts),
   };
 }

@@ -7,7 +7,7 @@ import type { UserContext } from "@/lib/auth/context";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { parseInput } from "@/lib/validation";
-import type { ConversationCapabilities } from "./conversation-start";
+import type { ConversationFeatures } from "./conversation-start";
 
 const promptRequestSchema = z.object({
   integrationId: z.uuid({ error: "Choose a prompt of this conversation." }),
@@ -41,11 +41,11 @@ function partOf(content: ContentBlock): UIMessage["parts"][number] {
 export async function renderConversationPrompt(
   db: Database,
   ctx: UserContext,
-  capabilities: Pick<ConversationCapabilities, "prompts">,
+  features: Pick<ConversationFeatures, "prompts">,
   input: unknown,
 ): Promise<UIMessage[]> {
   const request = parseInput(promptRequestSchema, input);
-  const prompt = capabilities.prompts.find(
+  const prompt = features.prompts.find(
     (p) => p.integrationId === request.integrationId && p.name === request.name,
   );
   if (!prompt) throw new NotFoundError("That prompt");

@@ -3,8 +3,8 @@ import type { DiscoveredSnapshot } from "@/db/schema";
 import type { RequestContext } from "@/lib/auth/context";
 import { AppError } from "@/lib/errors";
 import type { Logger } from "@/lib/logger";
-import type { CapabilitiesResult, McpPrompt, McpResource } from "@/lib/mcp/types";
-import type { DiscoverMcpCapabilities } from "@/lib/mcp/use-cases/discover-mcp-capabilities";
+import type { McpFeatures, McpPrompt, McpResource } from "@/lib/mcp/types";
+import type { DiscoverMcpFeatures } from "@/lib/mcp/use-cases/discover-mcp-features";
 import { integrationToolDescriptor } from "@/lib/tools/catalog";
 import { budgetElapsed } from "@/lib/tools/refresh-discoveries";
 import { claimUniqueNames } from "@/lib/tools/tool-names";
@@ -40,7 +40,7 @@ export interface ToolOrigin {
 }
 
 /** What a conversation works with until it ends: discovered once, never again on each step of the tool loop. */
-export interface ConversationCapabilities {
+export interface ConversationFeatures {
   tools: Record<string, Tool>;
   /** Where each tool comes from, for the conversation's switches and for showing calls. */
   toolOrigins: Record<string, ToolOrigin>;
@@ -66,7 +66,7 @@ export interface IntegrationInfo {
 }
 
 export interface ConversationStartDeps {
-  discover: Pick<DiscoverMcpCapabilities, "execute">;
+  discover: Pick<DiscoverMcpFeatures, "execute">;
   integrations: (integrationIds: string[]) => Promise<Map<string, IntegrationInfo>>;
   /** Every tool call of the conversation goes through the tool catalog. */
   call: ConversationToolCall;
@@ -99,14 +99,14 @@ function failure(integrationId: string, reason: unknown, late?: boolean): Integr
   };
 }
 
-const counts = (found: CapabilitiesResult): Counts => ({
+const counts = (found: McpFeatures): Counts => ({
   toolCount: found.tools.length,
   resourceCount: found.resources.length,
   promptCount: found.prompts.length,
 });
 
 /** A stored discovery as the discovery use case answers it, each item tagged with its integration. */
-export function fromSnapshot(integrationId: string, snapshot: DiscoveredSnapshot): CapabilitiesResult {
+export function fromSnapshot(integrationId: string, snapshot: DiscoveredSnapshot): McpFeatures {
   const tag = <T extends object>(items: T[]) => items.map((item) => ({ ...item, integrationId }));
   return {
     tools: tag(snapshot.tools),
@@ -118,15 +118,15 @@ export function fromSnapshot(integrationId: string, snapshot: DiscoveredSnapshot
 /**
  * Discovers the agent's integrations once, in parallel, waiting at most the start budget; a failing or slow
  * integration is logged and reported but never blocks the conversation. MCP tools get their integration's
- * prefix and join the native tools (built-ins and capabilities), which win a clash.
+ * prefix and join the organization's own tools (built-ins and capabilities), which win a clash.
  */
 export async function discoverForConversation(
   deps: ConversationStartDeps,
   ctx: RequestContext,
   agent: AgentForDiscovery | null,
-  native: ToolDescriptor[],
-): Promise<ConversationCapabilities & { late: LateDiscovery[] }> {
-  const capabilities: ConversationCapabilities = {
+  ownTools: ToolDescriptor[],
+): Promise<ConversationFeatures & { late: LateDiscovery[] }> {
+  const features: ConversationFeatures = {
     tools: {},
     toolOrigins: {},
     resources: [],
@@ -134,26 +134,26 @@ export async function discoverForConversation(
     integrations: [],
   };
   const add = (descriptor: ToolDescriptor, integrationId?: string) => {
-    capabilities.tools[descriptor.name] = chatTool(descriptor, deps.call, deps.resultBudget);
-    capabilities.toolOrigins[descriptor.name] = {
+    features.tools[descriptor.name] = chatTool(descriptor, deps.call, deps.resultBudget);
+    features.toolOrigins[descriptor.name] = {
       source: descriptor.source,
       ...(integrationId ? { integrationId } : {}),
     };
   };
-  for (const descriptor of native) add(descriptor);
+  for (const descriptor of ownTools) add(descriptor);
   const ids = agent?.mcpIntegrationIds ?? [];
   if (ids.length === 0) {
     deps.logger.info("No MCP integrations assigned to agent, skipping discovery", { agentId: agent?.id });
-    return { ...capabilities, late: [] };
+    return { ...features, late: [] };
   }
   const started = performance.now();
-  deps.logger.info("Discovering MCP capabilities", {
+  deps.logger.info("Discovering MCP features", {
     agentId: agent?.id,
     integrationCount: ids.length,
     integrationIds: ids,
   });
   const known = await deps.integrations(ids).catch(() => new Map<string, IntegrationInfo>());
-  const settled: (PromiseSettledResult<CapabilitiesResult> | undefined)[] = ids.map(() => undefined);
+  const settled: (PromiseSettledResult<McpFeatures> | undefined)[] = ids.map(() => undefined);
   const running = ids.map((integrationId) => deps.discover.execute(ctx, { integrationId }));
   const ms = () => Math.round(performance.now() - started);
   const discoveries = running.map((discovery, index) =>
@@ -187,7 +187,7 @@ export async function discoverForConversation(
   ids.forEach((integrationId, index) => {
     const info = known.get(integrationId);
     const result = settled[index];
-    let found: CapabilitiesResult | undefined;
+    let found: McpFeatures | undefined;
     if (result?.status === "rejected") {
       const status = failure(integrationId, result.reason);
       deps.logger.warn("MCP discovery failed for integration", {
@@ -195,16 +195,16 @@ export async function discoverForConversation(
         errorType: status.status === "failed" ? status.errorType : undefined,
         error: status.status === "failed" ? status.message : undefined,
       });
-      capabilities.integrations.push(status);
+      features.integrations.push(status);
       return;
     }
     if (result?.status === "fulfilled") {
       found = result.value;
-      capabilities.integrations.push({ integrationId, status: "connected", ...counts(found) });
+      features.integrations.push({ integrationId, status: "connected", ...counts(found) });
     } else {
       late.push({
         integrationId,
-        outcome: (running[index] as Promise<CapabilitiesResult>).then(
+        outcome: (running[index] as Promise<McpFeatures>).then(
           (value) => ({ integrationId, status: "connected", late: true, ...counts(value) }),
           (reason: unknown) => failure(integrationId, reason, true),
         ),
@@ -212,13 +212,13 @@ export async function discoverForConversation(
       // A slow server that the health check still trusts stands in with what it answered last time.
       if (info?.discovered && info.status !== "failing") {
         found = fromSnapshot(integrationId, info.discovered);
-        capabilities.integrations.push({
+        features.integrations.push({
           integrationId,
           status: "stale",
           lastCheckedAt: info.lastCheckedAt?.toISOString() ?? null,
           ...counts(found),
         });
-      } else capabilities.integrations.push({ integrationId, status: "pending" });
+      } else features.integrations.push({ integrationId, status: "pending" });
       deps.logger.warn("MCP discovery is late for integration", {
         integrationId,
         budgetMs: deps.budgetMs,
@@ -228,7 +228,7 @@ export async function discoverForConversation(
     if (!found) return;
     const integration = info ?? { slug: integrationId.slice(0, 8), name: "Integration" };
     const named = claimUniqueNames(found.tools, (tool) => integrationToolDescriptor(integration, tool), {
-      taken: (name) => Boolean(capabilities.tools[name]),
+      taken: (name) => Boolean(features.tools[name]),
       onTaken: (tool, descriptor) =>
         deps.logger.warn("MCP tool skipped: its name is taken", {
           integrationId,
@@ -237,20 +237,20 @@ export async function discoverForConversation(
         }),
     });
     for (const { listed } of named) add(listed, integrationId);
-    capabilities.resources.push(...found.resources);
-    capabilities.prompts.push(...found.prompts);
+    features.resources.push(...found.resources);
+    features.prompts.push(...found.prompts);
   });
   const byStatus = (status: IntegrationDiscoveryStatus["status"]) =>
-    capabilities.integrations.filter((i) => i.status === status).length;
+    features.integrations.filter((i) => i.status === status).length;
   deps.logger.info("MCP discovery finished", {
     agentId: agent?.id,
     succeeded: byStatus("connected"),
     failed: byStatus("failed"),
     late: late.length,
-    toolCount: Object.values(capabilities.toolOrigins).filter((o) => o.source === "integration").length,
-    resourceCount: capabilities.resources.length,
-    promptCount: capabilities.prompts.length,
+    toolCount: Object.values(features.toolOrigins).filter((o) => o.source === "integration").length,
+    resourceCount: features.resources.length,
+    promptCount: features.prompts.length,
     durationMs: Math.round(performance.now() - started),
   });
-  return { ...capabilities, late };
+  return { ...features, late };
 }

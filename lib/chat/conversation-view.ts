@@ -2,7 +2,7 @@ import type { PromptArgument } from "@modelcontextprotocol/sdk/types.js";
 import type { Agent, Conversation, ConversationDiscovery } from "@/db/schema";
 import type { McpPrompt, McpResource } from "@/lib/mcp/types";
 import type { ToolSource } from "@/lib/tools/types";
-import type { ConversationCapabilities } from "./conversation-start";
+import type { ConversationFeatures } from "./conversation-start";
 
 export interface ConversationToolView {
   name: string;
@@ -28,7 +28,7 @@ export interface ConversationView {
 export function conversationView(
   agent: Agent,
   conversation: Conversation,
-  all: ConversationCapabilities,
+  all: ConversationFeatures,
   discovery: ConversationDiscovery | null,
 ): ConversationView {
   const offIntegrations = new Set(conversation.disabledIntegrationIds);

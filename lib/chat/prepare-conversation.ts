@@ -11,7 +11,7 @@ import type { ToolScope } from "@/lib/tools/scope";
 import { ensureDefaultAgent, getAgent } from "./agents";
 import { applyConversationControls } from "./conversation-controls";
 import {
-  type ConversationCapabilities,
+  type ConversationFeatures,
   type DiscoveryProgress,
   discoverForConversation,
   fromSnapshot,
@@ -56,9 +56,9 @@ function followLate(
 export interface PreparedConversation {
   agent: Agent;
   /** Everything discovered, switched on or off. */
-  capabilities: ConversationCapabilities;
+  features: ConversationFeatures;
   /** What the model gets after the conversation's switches and approvals. */
-  active: ConversationCapabilities;
+  active: ConversationFeatures;
   discovery: ConversationDiscovery;
 }
 
@@ -117,8 +117,8 @@ export async function prepareConversation(
     options.progress?.started(
       ids.map((id) => ({ integrationId: id, name: known.get(id)?.name ?? "Integration" })),
     );
-  const native = await listTools(db, ctx, { scope: { ...agentScope, integrationIds: [] } });
-  const { late, ...capabilities } = await discoverForConversation(
+  const ownTools = await listTools(db, ctx, { scope: { ...agentScope, integrationIds: [] } });
+  const { late, ...features } = await discoverForConversation(
     {
       discover: stored ? snapshotDiscover : liveDiscover,
       ...(stored || !options.progress ? {} : { onSettled: options.progress.settled }),
@@ -131,7 +131,7 @@ export async function prepareConversation(
     },
     ctx,
     { id: resolvedAgent.id, mcpIntegrationIds: ids },
-    native,
+    ownTools,
   );
   let discovery = stored;
   // A refresh the user cancelled keeps the conversation's discovery as it was.
@@ -139,7 +139,7 @@ export async function prepareConversation(
   if (!discovery) {
     discovery = {
       discoveredAt: new Date().toISOString(),
-      integrations: capabilities.integrations.map((entry) => ({
+      integrations: features.integrations.map((entry) => ({
         ...entry,
         name: known.get(entry.integrationId)?.name ?? "Integration",
       })),
@@ -147,13 +147,13 @@ export async function prepareConversation(
     await saveDiscovery(db, conversation.id, discovery);
     followLate(db, conversation.id, discovery, late);
   }
-  const active = applyConversationControls(capabilities, {
+  const active = applyConversationControls(features, {
     disabledIntegrationIds: conversation.disabledIntegrationIds,
     disabledTools: conversation.disabledTools,
     requireApproval: resolvedAgent.requireToolApproval,
     approvedTools: conversation.approvedTools,
   });
-  return { agent: resolvedAgent, capabilities, active, discovery };
+  return { agent: resolvedAgent, features, active, discovery };
 }
 
 /** A conversation of the user's, by id, with what it may use now (its tools, resources and prompts). */

@@ -5,7 +5,7 @@ import type { UserContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/errors";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { parseInput } from "@/lib/validation";
-import type { ConversationCapabilities } from "./conversation-start";
+import type { ConversationFeatures } from "./conversation-start";
 
 /** How much of a resource's text goes into the conversation; the rest is cut with a marker. */
 export const ATTACHMENT_MAX_CHARS = 100_000;
@@ -38,11 +38,11 @@ function describeContents(item: TextResourceContents | BlobResourceContents): st
 export async function readResourceAttachment(
   db: Database,
   ctx: UserContext,
-  capabilities: Pick<ConversationCapabilities, "resources">,
+  features: Pick<ConversationFeatures, "resources">,
   input: unknown,
 ): Promise<ResourceAttachment> {
   const { integrationId, uri } = parseInput(attachmentReferenceSchema, input);
-  const resource = capabilities.resources.find((r) => r.integrationId === integrationId && r.uri === uri);
+  const resource = features.resources.find((r) => r.integrationId === integrationId && r.uri === uri);
   if (!resource) throw new NotFoundError("That resource");
   const read = await mcpUseCases(db).readResource.execute(ctx, { integrationId, uri });
   const whole = read.contents.map(describeContents).join("\n\n");
@@ -63,14 +63,14 @@ export async function readResourceAttachment(
 export async function withAttachmentsRead<Message extends { parts: { type: string; data?: unknown }[] }>(
   db: Database,
   ctx: UserContext,
-  capabilities: Pick<ConversationCapabilities, "resources">,
+  features: Pick<ConversationFeatures, "resources">,
   message: Message,
 ): Promise<Message> {
   if (!message.parts.some((part) => part.type === "data-resource")) return message;
   const parts = await Promise.all(
     message.parts.map(async (part) =>
       part.type === "data-resource"
-        ? { ...part, data: await readResourceAttachment(db, ctx, capabilities, part.data) }
+        ? { ...part, data: await readResourceAttachment(db, ctx, features, part.data) }
         : part,
     ),
   );

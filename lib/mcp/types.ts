@@ -21,7 +21,7 @@ export type McpResource = Resource & { integrationId: string };
 /** A prompt an MCP server offers, tagged with the integration it came from. */
 export type McpPrompt = Prompt & { integrationId: string };
 
-export interface CapabilitiesResult {
+export interface McpFeatures {
   tools: McpTool[];
   resources: McpResource[];
   prompts: McpPrompt[];
@@ -71,7 +71,7 @@ export type McpConnectionConfig = {
 /** What the integration use cases need from an MCP client; tests may fake it. */
 export interface McpClientPort {
   /** `signal` cancels the listing: the server is told, and the call ends at once. */
-  listCapabilities(
+  listFeatures(
     config: McpConnectionConfig,
     options?: { signal?: AbortSignal },
   ): Promise<{

@@ -5,12 +5,12 @@ import { SlotQueue } from "@/lib/capabilities/sandbox-slots";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import type { CatalogIntegration } from "@/lib/mcp/repository";
-import type { CapabilitiesResult } from "@/lib/mcp/types";
+import type { McpFeatures } from "@/lib/mcp/types";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 
 const STALE_AFTER_MS = 5 * 60_000;
 // Discoveries under way in this process, so a burst of listings asks each server once.
-const inFlight = new Map<string, Promise<CapabilitiesResult>>();
+const inFlight = new Map<string, Promise<McpFeatures>>();
 
 // Per caller too: an integration whose users each connect their own account answers each of them differently.
 const keyOf = (ctx: RequestContext, integrationId: string) => `${integrationId}|${ctx.userId ?? ""}`;
@@ -63,7 +63,7 @@ export function budgetElapsed(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-function snapshotOf({ tools, resources, prompts }: CapabilitiesResult): DiscoveredSnapshot {
+function snapshotOf({ tools, resources, prompts }: McpFeatures): DiscoveredSnapshot {
   const bare = <T extends { integrationId: string }>({ integrationId: _id, ...rest }: T) => rest;
   return { tools: tools.map(bare), resources: resources.map(bare), prompts: prompts.map(bare) };
 }

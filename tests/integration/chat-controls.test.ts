@@ -51,7 +51,7 @@ describe("a conversation's tool switches and approvals", () => {
     expect(Object.keys(prepared.active.tools)).not.toContain("everything_echo");
     expect(Object.keys(prepared.active.tools)).toContain("everything_get-sum");
     expect(Object.keys(prepared.active.tools)).toContain("node_knowledge_retriever");
-    const view = conversationView(prepared.agent, current, prepared.capabilities, prepared.discovery);
+    const view = conversationView(prepared.agent, current, prepared.features, prepared.discovery);
     expect(view.tools.find((t) => t.name === "everything_echo")).toMatchObject({
       enabled: false,
       integrationId,
@@ -93,20 +93,20 @@ describe("a conversation's tool switches and approvals", () => {
 
   it("asks for approval on every tool until one is allowed for the conversation", async () => {
     const conversation = await startedConversation(a);
-    const { capabilities } = await prepareConversation(handle.db, a, conversation);
+    const { features } = await prepareConversation(handle.db, a, conversation);
     const controls = {
       disabledIntegrationIds: [],
       disabledTools: [],
       requireApproval: true,
       approvedTools: conversation.approvedTools,
     };
-    expect(applyConversationControls(capabilities, controls).tools.everything_echo?.needsApproval).toBe(true);
+    expect(applyConversationControls(features, controls).tools.everything_echo?.needsApproval).toBe(true);
 
     await allowToolForConversation(handle.db, a, conversation.id, "everything_echo");
     await allowToolForConversation(handle.db, a, conversation.id, "everything_echo");
     const approved = (await getConversation(handle.db, a, conversation.id)).approvedTools;
     expect(approved).toEqual(["everything_echo"]);
-    const after = applyConversationControls(capabilities, { ...controls, approvedTools: approved });
+    const after = applyConversationControls(features, { ...controls, approvedTools: approved });
     // Allowed for the conversation: new calls run at once, a call already asked about stays approvable.
     const check = after.tools.everything_echo?.needsApproval;
     if (typeof check !== "function") throw new Error("expected a function");

@@ -114,7 +114,7 @@ export const mcpConnect: StandaloneCliCommand = {
             }),
         },
       };
-      const { tools } = await new SdkMcpClient(pool).listCapabilities(config);
+      const { tools } = await new SdkMcpClient(pool).listFeatures(config);
       const authorized = connection.accessToken() !== undefined;
       io.print(
         [

@@ -100,7 +100,7 @@ export class SdkMcpClient implements McpClientPort {
     }
   }
 
-  async listCapabilities(config: McpConnectionConfig, { signal }: { signal?: AbortSignal } = {}) {
+  async listFeatures(config: McpConnectionConfig, { signal }: { signal?: AbortSignal } = {}) {
     return this.run(
       config,
       "discover",

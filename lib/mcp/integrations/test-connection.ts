@@ -3,12 +3,12 @@ import type { RequestContext } from "@/lib/auth/context";
 import { AppError } from "@/lib/errors";
 import { untilAborted } from "../client/until-aborted";
 import { McpConnectionError, McpErrorCode } from "../errors";
-import type { CapabilitiesResult } from "../types";
+import type { McpFeatures } from "../types";
 import { mcpUseCases } from "../use-cases";
 import { loadIntegrationForOrg } from "./load-integration";
 
 export type ConnectionTestResult =
-  | { ok: true; latencyMs: number; capabilities: CapabilitiesResult }
+  | { ok: true; latencyMs: number; capabilities: McpFeatures }
   | { ok: false; latencyMs: number; error: string };
 
 // Unavailable answers a test reports as its outcome: the server could not be reached, or no process may start.

@@ -9,7 +9,7 @@ import { integrationOAuthConnection } from "../oauth/integration-connection";
 import { type CatalogIntegration, createIntegrationsRepository } from "../repository";
 import type { McpClientPort } from "../types";
 import { CompleteMcpArgument } from "./complete-mcp-argument";
-import { DiscoverMcpCapabilities } from "./discover-mcp-capabilities";
+import { DiscoverMcpFeatures } from "./discover-mcp-features";
 import { ExecuteMcpTool } from "./execute-mcp-tool";
 import { GetMcpPrompt } from "./get-mcp-prompt";
 import { ListMcpResourceTemplates, ReadMcpResource } from "./read-mcp-resource";
@@ -28,7 +28,7 @@ function wireUseCases(db: Database, client: McpClientPort) {
       onResourceUpdated: (uri: string) => void announceResourceUpdated(db, integration, uri),
     }),
   };
-  const discover = new DiscoverMcpCapabilities({
+  const discover = new DiscoverMcpFeatures({
     ...deps,
     logger: logger.child({ component: "mcp.discover" }),
     listsChanged: (integration, kinds) =>

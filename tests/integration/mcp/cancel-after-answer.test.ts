@@ -59,7 +59,7 @@ it("a caller's signal that fires after the answer cancels nothing on the server"
   const caller = new AbortController();
   const result = await client.executeTool(shared, "echo", {}, { signal: caller.signal });
   expect(result).toMatchObject({ isError: false });
-  await client.listCapabilities(shared, { signal: caller.signal });
+  await client.listFeatures(shared, { signal: caller.signal });
   caller.abort();
   // One more request, so anything sent on the abort has certainly arrived before it.
   await client.executeTool(shared, "echo", {});

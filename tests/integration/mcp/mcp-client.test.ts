@@ -80,7 +80,7 @@ describe.each([
 ])("the Everything server over %s", (_name, makeConfig) => {
   it("discovers its tools, resources and prompts and calls tools", async () => {
     const config = await makeConfig();
-    const { tools, resources, prompts } = await client.listCapabilities(config);
+    const { tools, resources, prompts } = await client.listFeatures(config);
     expect(tools.map((tool) => tool.name)).toEqual(
       expect.arrayContaining(["echo", "get-sum", "get-tiny-image"]),
     );
@@ -96,7 +96,7 @@ describe.each([
 
   it("reads a resource and renders a prompt with its arguments", async () => {
     const config = await makeConfig();
-    const { resources } = await client.listCapabilities(config);
+    const { resources } = await client.listFeatures(config);
     const document = resources.find((resource) =>
       resource.uri.startsWith("demo://resource/static/document/"),
     );
@@ -187,7 +187,7 @@ describe("sessions and processes", () => {
 describe("servers that misbehave", () => {
   it("collects every page of a long tool and resource list", async () => {
     const server = await fixture("paginated");
-    const { tools, resources, prompts } = await client.listCapabilities(http(server.url));
+    const { tools, resources, prompts } = await client.listFeatures(http(server.url));
     expect(tools).toHaveLength(250);
     expect(new Set(tools.map((tool) => tool.name)).size).toBe(250);
     expect(resources).toHaveLength(120);
@@ -197,7 +197,7 @@ describe("servers that misbehave", () => {
   it("gives up on a hung server after its timeout", async () => {
     const server = await fixture("hang");
     const started = Date.now();
-    const error = await failure(client.listCapabilities(http(server.url, { timeoutMs: 1000 })));
+    const error = await failure(client.listFeatures(http(server.url, { timeoutMs: 1000 })));
     expect(error).toBeInstanceOf(McpConnectionError);
     expect(error.message).toBe("The MCP server did not answer within 1 s.");
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -205,7 +205,7 @@ describe("servers that misbehave", () => {
 
   it("gives up on a server that never completes the handshake", async () => {
     const server = await fixture("hang-connect");
-    const error = await failure(client.listCapabilities(http(server.url, { timeoutMs: 1000 })));
+    const error = await failure(client.listFeatures(http(server.url, { timeoutMs: 1000 })));
     expect(error.message).toMatch(/did not (finish the handshake|answer) within 1 s/);
   });
 
@@ -223,14 +223,14 @@ describe("servers that misbehave", () => {
     ["not-mcp", /did not answer as an MCP server/],
   ])("explains a %s server clearly", async (kind, message) => {
     const server = await fixture(kind);
-    const error = await failure(client.listCapabilities(http(server.url, { timeoutMs: 3000 })));
+    const error = await failure(client.listFeatures(http(server.url, { timeoutMs: 3000 })));
     expect(error).toBeInstanceOf(McpConnectionError);
     expect(error.message).toMatch(message);
   });
 
   it("says the credentials were refused on HTTP 401, and sends the configured headers", async () => {
     const server = await fixture("auth-required", ["--token", "s3cret"]);
-    const refused = await failure(client.listCapabilities(http(server.url)));
+    const refused = await failure(client.listFeatures(http(server.url)));
     expect(refused).toBeInstanceOf(McpUnauthorizedError);
     expect(refused.message).toMatch(/HTTP 401/);
     const config = http(server.url, { headers: { Authorization: "Bearer s3cret", "X-Team": "blue" } });
@@ -249,18 +249,18 @@ describe("servers that misbehave", () => {
       });
     });
     const refused = await failure(
-      client.listCapabilities(http(`http://127.0.0.1:${closedPort}/mcp`, { timeoutMs: 3000 })),
+      client.listFeatures(http(`http://127.0.0.1:${closedPort}/mcp`, { timeoutMs: 3000 })),
     );
     expect(refused.message).toMatch(/connection refused/);
     const unknown = await failure(
-      client.listCapabilities(http("http://no-such-host.invalid/mcp", { timeoutMs: 5000 })),
+      client.listFeatures(http("http://no-such-host.invalid/mcp", { timeoutMs: 5000 })),
     );
     expect(unknown.message).toMatch(/Could not (find the host|connect)/);
   });
 
   it("refuses private addresses unless they are allowed", async () => {
     const server = await fixture("slow");
-    const error = await failure(client.listCapabilities(http(server.url, { allowPrivateNetwork: false })));
+    const error = await failure(client.listFeatures(http(server.url, { allowPrivateNetwork: false })));
     expect(error.message).toMatch(/MCP_ALLOW_PRIVATE_NETWORKS/);
   });
 
@@ -269,7 +269,7 @@ describe("servers that misbehave", () => {
     const healthy = everythingStdio();
     const started = Date.now();
     const [bad, good] = await Promise.allSettled([
-      client.listCapabilities(http(hung.url, { timeoutMs: 2000 })),
+      client.listFeatures(http(hung.url, { timeoutMs: 2000 })),
       client.executeTool(healthy, "echo", { message: "still here" }),
     ]);
     expect(bad.status).toBe("rejected");

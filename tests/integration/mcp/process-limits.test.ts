@@ -145,7 +145,7 @@ describe.runIf(process.platform === "linux")("limits on local server processes",
     const { pool, client } = poolWith({ total: 2, perOrganization: 0 });
     const held = [await hold(pool, server(randomUUID())), await hold(pool, server(randomUUID()))];
 
-    const refused = await failure(client.listCapabilities(server(randomUUID())));
+    const refused = await failure(client.listFeatures(server(randomUUID())));
     expect(refused).toBeInstanceOf(McpProcessLimitError);
     expect(refused.message).toBe(SERVER_LIMIT_MESSAGE);
     expect(liveServers()).toBe(2);

@@ -9,7 +9,7 @@ import {
 } from "@/lib/chat/conversation-start";
 import { createLogger } from "@/lib/logger";
 import { McpConnectionError, McpIntegrationDisabledError } from "@/lib/mcp/errors";
-import type { CapabilitiesResult } from "@/lib/mcp/types";
+import type { McpFeatures } from "@/lib/mcp/types";
 import { errorResult, type ToolDescriptor, type ToolResult } from "@/lib/tools/types";
 
 const ctx: RequestContext = { userId: "u1", orgId: "org-1", role: "member", isSuperadmin: false };
@@ -17,11 +17,7 @@ const SLACK = "aaaaaaaa-0000-4000-8000-000000000001";
 const DOCS = "bbbbbbbb-0000-4000-8000-000000000002";
 const JIRA = "cccccccc-0000-4000-8000-000000000003";
 
-function capabilities(
-  integrationId: string,
-  tools: string[],
-  extra: Partial<CapabilitiesResult> = {},
-): CapabilitiesResult {
+function capabilities(integrationId: string, tools: string[], extra: Partial<McpFeatures> = {}): McpFeatures {
   return {
     tools: tools.map((name) => ({
       name,
@@ -49,7 +45,7 @@ function snapshot(tools: string[], extra: Partial<DiscoveredSnapshot> = {}): Dis
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const never = () => new Promise<CapabilitiesResult>(() => {});
+const never = () => new Promise<McpFeatures>(() => {});
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -61,7 +57,7 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-let discovered: Record<string, () => Promise<CapabilitiesResult>>;
+let discovered: Record<string, () => Promise<McpFeatures>>;
 let discoverCalls: string[];
 let known: Record<string, Partial<IntegrationInfo>>;
 let calls: { name: string; args: Record<string, unknown> }[];
@@ -325,7 +321,7 @@ describe("discovery at conversation start (seed 001)", () => {
     };
     await discoverForConversation(deps, ctx, agent(SLACK, DOCS), native);
     expect(lines[0]).toMatchObject({
-      msg: "Discovering MCP capabilities",
+      msg: "Discovering MCP features",
       agentId: "agent",
       integrationCount: 2,
       integrationIds: [SLACK, DOCS],
@@ -475,8 +471,8 @@ describe("the start budget", () => {
 
   it("resolves each late outcome to connected or failed, marked late", async () => {
     deps.budgetMs = 30;
-    const slack = deferred<CapabilitiesResult>();
-    const docs = deferred<CapabilitiesResult>();
+    const slack = deferred<McpFeatures>();
+    const docs = deferred<McpFeatures>();
     discovered[SLACK] = () => slack.promise;
     discovered[DOCS] = () => docs.promise;
     const result = await discoverForConversation(deps, ctx, agent(SLACK, DOCS), []);

@@ -13,9 +13,9 @@ import {
 } from "@/lib/mcp/errors";
 import type { McpIntegration } from "@/lib/mcp/repository";
 import {
-  DiscoverMcpCapabilities,
-  type DiscoverMcpCapabilitiesQuery,
-} from "@/lib/mcp/use-cases/discover-mcp-capabilities";
+  DiscoverMcpFeatures,
+  type DiscoverMcpFeaturesQuery,
+} from "@/lib/mcp/use-cases/discover-mcp-features";
 import {
   createTestDeps,
   INTEGRATION_ID,
@@ -50,12 +50,12 @@ const listed: ListedCapabilities = {
   ],
 };
 
-function setup(rows?: McpIntegration[]): { deps: TestDeps; useCase: DiscoverMcpCapabilities } {
+function setup(rows?: McpIntegration[]): { deps: TestDeps; useCase: DiscoverMcpFeatures } {
   const deps = createTestDeps(rows);
-  return { deps, useCase: new DiscoverMcpCapabilities(deps) };
+  return { deps, useCase: new DiscoverMcpFeatures(deps) };
 }
 
-describe("DiscoverMcpCapabilities", () => {
+describe("DiscoverMcpFeatures", () => {
   it("discovers tools, resources and prompts of an enabled integration as entities carrying its integrationId", async () => {
     const { deps, useCase } = setup();
     deps.client.onListCapabilities = async () => listed;
@@ -190,7 +190,7 @@ describe("DiscoverMcpCapabilities", () => {
       integrationId: INTEGRATION_ID,
       organizationId: OTHER_ORG_ID,
       orgId: OTHER_ORG_ID,
-    } as DiscoverMcpCapabilitiesQuery;
+    } as DiscoverMcpFeaturesQuery;
     await expect(own.useCase.execute(userContext(), foreignClaim)).resolves.toMatchObject({ tools: [] });
     expect(own.deps.client.listCapabilitiesCalls).toHaveLength(1);
 
@@ -237,7 +237,7 @@ describe("DiscoverMcpCapabilities", () => {
   it("wraps an error thrown by buildConnectionConfig in UnexpectedMcpError", async () => {
     const deps = createTestDeps();
     const badKey = new Error("unable to decrypt credentials");
-    const useCase = new DiscoverMcpCapabilities({
+    const useCase = new DiscoverMcpFeatures({
       ...deps,
       buildConnectionConfig: () => {
         throw badKey;
@@ -275,11 +275,8 @@ describe("DiscoverMcpCapabilities", () => {
 
     await useCase.execute(userContext(), { integrationId: INTEGRATION_ID });
 
-    expect(deps.logs.lines.map((line) => line.msg)).toEqual([
-      "discoverMcpCapabilities",
-      "discoverySucceeded",
-    ]);
-    const [started] = deps.logs.find("discoverMcpCapabilities");
+    expect(deps.logs.lines.map((line) => line.msg)).toEqual(["discoverMcpFeatures", "discoverySucceeded"]);
+    const [started] = deps.logs.find("discoverMcpFeatures");
     expect(started).toMatchObject({ level: "info", integrationId: INTEGRATION_ID, orgId: ORG_ID });
     const [succeeded] = deps.logs.find("discoverySucceeded");
     expect(succeeded).toMatchObject({

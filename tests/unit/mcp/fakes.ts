@@ -78,7 +78,7 @@ export class InMemoryIntegrationsRepository implements McpIntegrationsRepository
   }
 }
 
-export type ListedCapabilities = Awaited<ReturnType<McpClientPort["listCapabilities"]>>;
+export type ListedCapabilities = Awaited<ReturnType<McpClientPort["listFeatures"]>>;
 
 /** A client whose answers each test sets; it records what it was asked. */
 export class FakeMcpClient implements McpClientPort {
@@ -115,7 +115,7 @@ export class FakeMcpClient implements McpClientPort {
     return this.listCapabilitiesCalls.length + this.executeToolCalls.length;
   }
 
-  listCapabilities(config: McpConnectionConfig): Promise<ListedCapabilities> {
+  listFeatures(config: McpConnectionConfig): Promise<ListedCapabilities> {
     this.listCapabilitiesCalls.push(config);
     return this.onListCapabilities(config);
   }

@@ -25,7 +25,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
         initialMessages={messages}
         view={
           prepared
-            ? conversationView(prepared.agent, conversation, prepared.capabilities, prepared.discovery)
+            ? conversationView(prepared.agent, conversation, prepared.features, prepared.discovery)
             : null
         }
         offline={chatModel(null).offline}

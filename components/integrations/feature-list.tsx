@@ -2,13 +2,13 @@ import { Card, CardTitle } from "@/components/ui/card";
 import type { DiscoveredSnapshot } from "@/lib/mcp/types";
 
 /** The discovered tools (with their input schemas), resources and prompts. */
-export function CapabilityList({ capabilities }: { capabilities: DiscoveredSnapshot }) {
+export function FeatureList({ features }: { features: DiscoveredSnapshot }) {
   return (
     <div className="grid gap-4 lg:grid-cols-3">
       <Card className="lg:col-span-3">
-        <CardTitle>Tools ({capabilities.tools.length})</CardTitle>
+        <CardTitle>Tools ({features.tools.length})</CardTitle>
         <ul className="mt-3 grid gap-2" data-testid="tool-list">
-          {capabilities.tools.map((tool) => (
+          {features.tools.map((tool) => (
             <li key={tool.name}>
               <details className="rounded-md border px-3 py-2">
                 <summary className="cursor-pointer text-sm">
@@ -26,9 +26,9 @@ export function CapabilityList({ capabilities }: { capabilities: DiscoveredSnaps
         </ul>
       </Card>
       <Card className="lg:col-span-2">
-        <CardTitle>Resources ({capabilities.resources.length})</CardTitle>
+        <CardTitle>Resources ({features.resources.length})</CardTitle>
         <ul className="mt-3 grid gap-1 text-sm">
-          {capabilities.resources.map((resource) => (
+          {features.resources.map((resource) => (
             <li key={resource.uri} className="truncate">
               <code>{resource.uri}</code>
               {resource.mimeType ? (
@@ -39,9 +39,9 @@ export function CapabilityList({ capabilities }: { capabilities: DiscoveredSnaps
         </ul>
       </Card>
       <Card>
-        <CardTitle>Prompts ({capabilities.prompts.length})</CardTitle>
+        <CardTitle>Prompts ({features.prompts.length})</CardTitle>
         <ul className="mt-3 grid gap-1 text-sm">
-          {capabilities.prompts.map((prompt) => (
+          {features.prompts.map((prompt) => (
             <li key={prompt.name}>
               <code>{prompt.name}</code>
               {prompt.arguments?.length ? (

@@ -3,7 +3,7 @@ import { AppError } from "@/lib/errors";
 import { countDiscovery } from "@/lib/metrics/record";
 import { McpErrorCode, UnexpectedMcpError } from "../errors";
 import type { CatalogIntegration } from "../repository";
-import type { CapabilitiesResult, McpClientPort } from "../types";
+import type { McpClientPort, McpFeatures } from "../types";
 import { loadAccessibleIntegration, type McpUseCaseDeps } from "./check-integration-access";
 
 /**
@@ -17,11 +17,11 @@ function saysNothingAboutTheServer(error: unknown, integration: CatalogIntegrati
   return error.code === McpErrorCode.MCP_OAUTH_RECONNECT && integration.oauth?.credentials === "user";
 }
 
-export interface DiscoverMcpCapabilitiesQuery {
+export interface DiscoverMcpFeaturesQuery {
   integrationId: string;
 }
 
-export type DiscoverMcpCapabilitiesDeps = McpUseCaseDeps & {
+export type DiscoverMcpFeaturesDeps = McpUseCaseDeps & {
   /** Told which of the integration's lists a discovery found changed since the last one. */
   listsChanged?(integration: CatalogIntegration, kinds: ("tools" | "resources" | "prompts")[]): Promise<void>;
 };
@@ -37,23 +37,23 @@ function changedLists(
 }
 
 /** Connects to an integration's MCP server and returns its tools, resources and prompts as domain entities. */
-export class DiscoverMcpCapabilities {
-  constructor(private readonly deps: DiscoverMcpCapabilitiesDeps) {}
+export class DiscoverMcpFeatures {
+  constructor(private readonly deps: DiscoverMcpFeaturesDeps) {}
 
   async execute(
     ctx: RequestContext | null | undefined,
-    query: DiscoverMcpCapabilitiesQuery,
+    query: DiscoverMcpFeaturesQuery,
     { signal }: { signal?: AbortSignal } = {},
-  ): Promise<CapabilitiesResult> {
+  ): Promise<McpFeatures> {
     const { logger, repository, client } = this.deps;
     const started = performance.now();
-    logger.info("discoverMcpCapabilities", { integrationId: query.integrationId, orgId: ctx?.orgId });
+    logger.info("discoverMcpFeatures", { integrationId: query.integrationId, orgId: ctx?.orgId });
     try {
       const integration = await loadAccessibleIntegration(ctx, repository, query.integrationId);
       const config = this.deps.buildConnectionConfig(integration, ctx);
-      let listed: Awaited<ReturnType<McpClientPort["listCapabilities"]>>;
+      let listed: Awaited<ReturnType<McpClientPort["listFeatures"]>>;
       try {
-        listed = await client.listCapabilities(config, { signal });
+        listed = await client.listFeatures(config, { signal });
       } catch (error) {
         const latencyMs = Math.round(performance.now() - started);
         const message = error instanceof AppError ? error.message : "Unexpected error occurred";
@@ -64,7 +64,7 @@ export class DiscoverMcpCapabilities {
         }
         throw error;
       }
-      const result: CapabilitiesResult = {
+      const result: McpFeatures = {
         tools: listed.tools.map((tool) => ({ ...tool, integrationId: integration.id })),
         resources: listed.resources.map((resource) => ({ ...resource, integrationId: integration.id })),
         prompts: listed.prompts.map((prompt) => ({ ...prompt, integrationId: integration.id })),
@@ -93,7 +93,7 @@ export class DiscoverMcpCapabilities {
         });
         throw error;
       }
-      logger.error("Unexpected error discovering capabilities", {
+      logger.error("Unexpected error discovering features", {
         integrationId: query.integrationId,
         err: error,
         durationMs,
