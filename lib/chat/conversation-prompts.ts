@@ -62,7 +62,7 @@ export async function renderConversationPrompt(
       Object.fromEntries(missing.map((m) => [m, ["Required."]])),
     );
   }
-  const result = await mcpUseCases(db).getPrompt.execute(ctx, {
+  const result = await mcpUseCases(db).getPrompt(ctx, {
     integrationId: prompt.integrationId,
     name: prompt.name,
     arguments: args,

@@ -44,7 +44,7 @@ export async function readResourceAttachment(
   const { integrationId, uri } = parseInput(attachmentReferenceSchema, input);
   const resource = features.resources.find((r) => r.integrationId === integrationId && r.uri === uri);
   if (!resource) throw new NotFoundError("That resource");
-  const read = await mcpUseCases(db).readResource.execute(ctx, { integrationId, uri });
+  const read = await mcpUseCases(db).readResource(ctx, { integrationId, uri });
   const whole = read.contents.map(describeContents).join("\n\n");
   const truncated = whole.length > ATTACHMENT_MAX_CHARS;
   return {

@@ -209,7 +209,7 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext, session?: 
     const rows = await enabledIntegrations();
     // Asked live (templates are not in the stored discovery); a failing server only loses its own templates.
     const listed = await Promise.allSettled(
-      rows.map((row) => useCases.listResourceTemplates.execute(ctx, { integrationId: row.id })),
+      rows.map((row) => useCases.listResourceTemplates(ctx, { integrationId: row.id })),
     );
     const templates = listed.flatMap((result, index) => {
       const row = rows[index] as CatalogIntegration;
@@ -232,8 +232,8 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext, session?: 
     const parsed = parseGatewayResourceUri(request.params.uri);
     const integration = parsed && (await enabledIntegrations()).find((row) => row.slug === parsed.slug);
     if (!parsed || !integration) throw invalidParams(`Resource not found: ${request.params.uri}`);
-    const read = await useCases.readResource
-      .execute(ctx, { integrationId: integration.id, uri: parsed.upstreamUri })
+    const read = await useCases
+      .readResource(ctx, { integrationId: integration.id, uri: parsed.upstreamUri })
       .catch((error: unknown) => {
         throw upstreamError(error);
       });
@@ -275,8 +275,8 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext, session?: 
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     const entry = (await promptsByName()).entries.get(request.params.name);
     if (!entry) throw invalidParams(`Prompt not found: ${request.params.name}`);
-    const result = await useCases.getPrompt
-      .execute(ctx, {
+    const result = await useCases
+      .getPrompt(ctx, {
         integrationId: entry.integration.id,
         name: entry.prompt,
         arguments: request.params.arguments ?? {},
@@ -303,8 +303,8 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext, session?: 
       if (!parsed || !integration) throw invalidParams(`Resource template not found: ${ref.uri}`);
       target = { integration, ref: { ...ref, uri: parsed.upstreamUri } };
     }
-    return useCases.complete
-      .execute(ctx, { integrationId: target.integration.id, params: { ...request.params, ref: target.ref } })
+    return useCases
+      .complete(ctx, { integrationId: target.integration.id, params: { ...request.params, ref: target.ref } })
       .catch((error: unknown) => {
         throw upstreamError(error);
       });

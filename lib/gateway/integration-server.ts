@@ -81,7 +81,7 @@ export function createIntegrationServer(
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async (request) =>
     paged(
       "resourceTemplates",
-      await useCases.listResourceTemplates.execute(ctx, target).catch((error: unknown) => {
+      await useCases.listResourceTemplates(ctx, target).catch((error: unknown) => {
         throw upstreamError(error);
       }),
       request.params?.cursor,
@@ -91,7 +91,7 @@ export function createIntegrationServer(
   serveSubscriptions(server, db, ctx, session, async (uri) => ({ ...target, uri }));
 
   server.setRequestHandler(ReadResourceRequestSchema, (request) =>
-    useCases.readResource.execute(ctx, { ...target, uri: request.params.uri }).catch((error: unknown) => {
+    useCases.readResource(ctx, { ...target, uri: request.params.uri }).catch((error: unknown) => {
       throw upstreamError(error);
     }),
   );
@@ -104,15 +104,15 @@ export function createIntegrationServer(
     const { name } = request.params;
     if (!discovered.prompts.some((prompt) => prompt.name === name))
       throw invalidParams(`Prompt not found: ${name}`);
-    return useCases.getPrompt
-      .execute(ctx, { ...target, name, arguments: request.params.arguments ?? {} })
+    return useCases
+      .getPrompt(ctx, { ...target, name, arguments: request.params.arguments ?? {} })
       .catch((error: unknown) => {
         throw upstreamError(error);
       });
   });
 
   server.setRequestHandler(CompleteRequestSchema, (request) =>
-    useCases.complete.execute(ctx, { ...target, params: request.params }).catch((error: unknown) => {
+    useCases.complete(ctx, { ...target, params: request.params }).catch((error: unknown) => {
       throw upstreamError(error);
     }),
   );

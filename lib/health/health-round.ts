@@ -27,7 +27,7 @@ async function checkOne(db: Database, integration: McpIntegration) {
   const started = performance.now();
   let error: string | null = null;
   try {
-    await mcpUseCases(db).discover.execute(ctx, { integrationId: integration.id });
+    await mcpUseCases(db).discover(ctx, { integrationId: integration.id });
   } catch (failure) {
     error = failure instanceof AppError ? failure.message : "Unexpected error";
   }

@@ -278,7 +278,7 @@ async function run(
     if (entry.draft) options.scope?.draft?.onRun?.(sandboxRun);
     return result;
   }
-  const execution = await mcpUseCases(db, options.client).execute.execute(ctx, {
+  const execution = await mcpUseCases(db, options.client).executeTool(ctx, {
     integrationId: entry.integration.id,
     integration: entry.integration,
     toolName: entry.toolName,

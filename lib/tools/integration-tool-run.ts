@@ -26,7 +26,7 @@ export async function runIntegrationTool(
   const row = await loadIntegrationForOrg(db, ctx, id);
   // Its tools and their schemas are known only from a discovery: one never made is made now, and a failure (not
   // connected yet, refused credentials, unreachable) says why instead of the tool being unknown.
-  if (row.enabled && !row.discovered) await mcpUseCases(db).discover.execute(ctx, { integrationId: row.id });
+  if (row.enabled && !row.discovered) await mcpUseCases(db).discover(ctx, { integrationId: row.id });
   const tool = row.discovered?.tools.find((t) => t.name === toolName) ?? {
     name: toolName,
     inputSchema: { type: "object" },

@@ -43,7 +43,7 @@ export function discoverShared(
   const key = keyOf(ctx, integrationId);
   const running = inFlight.get(key);
   if (running) return running;
-  const discover = () => mcpUseCases(db).discover.execute(ctx, { integrationId });
+  const discover = () => mcpUseCases(db).discover(ctx, { integrationId });
   const started = (
     start.queued
       ? listingSlotsOf()

@@ -34,7 +34,7 @@ export function serveSubscriptions(
     const target = await resolve(request.params.uri);
     if (!target) throw invalidParams(`Resource not found: ${request.params.uri}`);
     await mcpUseCases(db)
-      .subscribeResource.execute(ctx, target)
+      .subscribeResource(ctx, target)
       .catch((error: unknown) => {
         throw upstreamError(error);
       });

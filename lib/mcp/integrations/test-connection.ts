@@ -31,14 +31,14 @@ export async function testIntegration(
     // The first check of an integration runs to its end even when the browser stops waiting (leaving the page
     // right after adding it, say): every surface needs its tools. Later checks are cancelled on the server.
     const capabilities = row.discovered
-      ? await discover.execute(ctx, { integrationId: row.id }, { signal })
+      ? await discover(ctx, { integrationId: row.id }, { signal })
       : await (signal
           ? untilAborted(
-              discover.execute(ctx, { integrationId: row.id }),
+              discover(ctx, { integrationId: row.id }),
               signal,
               () => new McpConnectionError(row.id, "The call was cancelled before the server answered."),
             )
-          : discover.execute(ctx, { integrationId: row.id }));
+          : discover(ctx, { integrationId: row.id }));
     return { ok: true, latencyMs: Math.round(performance.now() - started), capabilities };
   } catch (error) {
     if (!(error instanceof AppError) || (error.status >= 500 && !TEST_OUTCOMES.has(error.code))) throw error;

@@ -183,7 +183,7 @@ export async function finishOAuthConnection(
   await auditOAuthChange(db, ctx, integration, "connect", flow.personal);
   // The tools come from the server itself; a failure here shows on the integration as usual.
   await mcpUseCases(db)
-    .discover.execute(ctx, { integrationId: integration.id })
+    .discover(ctx, { integrationId: integration.id })
     .catch(() => {});
   return { integrationId: integration.id };
 }

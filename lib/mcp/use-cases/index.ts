@@ -48,21 +48,36 @@ function wireUseCases(db: Database, client: McpClientPort) {
     timer.unref();
     pending.set(integration.id, timer);
   };
+  const executeTool = new ExecuteMcpTool({ ...deps, logger: logger.child({ component: "mcp.execute" }) });
+  const readResource = new ReadMcpResource({ ...deps, logger: logger.child({ component: "mcp.resources" }) });
+  const listResourceTemplates = new ListMcpResourceTemplates({
+    ...deps,
+    logger: logger.child({ component: "mcp.resources" }),
+  });
+  const getPrompt = new GetMcpPrompt({ ...deps, logger: logger.child({ component: "mcp.prompts" }) });
+  const complete = new CompleteMcpArgument({
+    ...deps,
+    logger: logger.child({ component: "mcp.completion" }),
+  });
+  const subscribeResource = new SubscribeMcpResource({
+    ...deps,
+    logger: logger.child({ component: "mcp.resources" }),
+  });
+  // Each use case is one verb, so callers say `mcpUseCases(db).executeTool(ctx, …)`.
   return {
-    discover,
-    execute: new ExecuteMcpTool({ ...deps, logger: logger.child({ component: "mcp.execute" }) }),
-    readResource: new ReadMcpResource({ ...deps, logger: logger.child({ component: "mcp.resources" }) }),
-    listResourceTemplates: new ListMcpResourceTemplates({
-      ...deps,
-      logger: logger.child({ component: "mcp.resources" }),
-    }),
-    getPrompt: new GetMcpPrompt({ ...deps, logger: logger.child({ component: "mcp.prompts" }) }),
-    complete: new CompleteMcpArgument({ ...deps, logger: logger.child({ component: "mcp.completion" }) }),
-    subscribeResource: new SubscribeMcpResource({
-      ...deps,
-      logger: logger.child({ component: "mcp.resources" }),
-    }),
+    discover: verb(discover),
+    executeTool: verb(executeTool),
+    readResource: verb(readResource),
+    listResourceTemplates: verb(listResourceTemplates),
+    getPrompt: verb(getPrompt),
+    complete: verb(complete),
+    subscribeResource: verb(subscribeResource),
   };
+}
+
+/** A use case's `execute`, bound, to call as a function. */
+function verb<T extends { execute: (...args: never[]) => unknown }>(useCase: T): T["execute"] {
+  return useCase.execute.bind(useCase) as T["execute"];
 }
 
 type McpUseCases = ReturnType<typeof wireUseCases>;

@@ -164,14 +164,12 @@ describe("integrations", () => {
       name: "Spare",
     });
     await setIntegrationEnabled(db(), ownerA, integration.id, false);
-    const { discover, execute } = mcpUseCases(db());
-    expect(await codeOf(discover.execute(ownerA, { integrationId: integration.id }))).toBe(
+    const { discover, executeTool } = mcpUseCases(db());
+    expect(await codeOf(discover(ownerA, { integrationId: integration.id }))).toBe(
       "bad_request:mcp_integration_disabled",
     );
     expect(
-      await codeOf(
-        execute.execute(ownerA, { integrationId: integration.id, toolName: "echo", parameters: {} }),
-      ),
+      await codeOf(executeTool(ownerA, { integrationId: integration.id, toolName: "echo", parameters: {} })),
     ).toBe("bad_request:mcp_integration_disabled");
     expect((await getIntegration(db(), ownerA, integration.id)).status).toBe("disabled");
     await deleteIntegration(db(), ownerA, integration.id);
@@ -357,13 +355,13 @@ describe("tenant isolation", () => {
       presetKey: "everything",
       name: "Secret stuff",
     });
-    const { discover, execute } = mcpUseCases(db());
-    expect(await codeOf(discover.execute(ownerB, { integrationId: integration.id }))).toBe(
+    const { discover, executeTool } = mcpUseCases(db());
+    expect(await codeOf(discover(ownerB, { integrationId: integration.id }))).toBe(
       "forbidden:mcp_integration",
     );
     expect(
       await codeOf(
-        execute.execute(ownerB, {
+        executeTool(ownerB, {
           integrationId: integration.id,
           toolName: "echo",
           parameters: { message: "x" },
