@@ -20,7 +20,7 @@ const { registerUser } = await import("@/lib/auth/users");
 const { resolveUserContext } = await import("@/lib/auth/context");
 const { createIntegration } = await import("@/lib/mcp/integrations/create-integration");
 const { runIntegrationTool } = await import("@/lib/tools/integration-tool-run");
-const { startOAuthConnection, finishOAuthConnection } = await import("@/lib/mcp/oauth/connect-integration");
+const { startOAuthConnection, finishOAuthConnection } = await import("@/lib/mcp/oauth/oauth-flow");
 const { decryptSecret } = await import("@/lib/crypto/secret-box");
 const { getMcpClient } = await import("@/lib/mcp/client/shared-client");
 

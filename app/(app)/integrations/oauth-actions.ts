@@ -6,8 +6,8 @@ import { requireSignedInUser } from "@/lib/auth/request-context";
 import { booleanArg, idArg } from "@/lib/http/action-args";
 import { oauthRedirectUrl } from "@/lib/http/app-origin";
 import { serverAction } from "@/lib/http/server-action";
-import { startOAuthConnection } from "@/lib/mcp/oauth/connect-integration";
-import { disconnectOAuth } from "@/lib/mcp/oauth/disconnect-integration";
+import { disconnectOAuth } from "@/lib/mcp/oauth/disconnect-oauth";
+import { startOAuthConnection } from "@/lib/mcp/oauth/oauth-flow";
 
 const connectionInput = z.object({ id: idArg, personal: booleanArg });
 

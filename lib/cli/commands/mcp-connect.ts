@@ -5,13 +5,13 @@ import { McpSessionPool } from "@/lib/mcp/client/session-pool";
 import { McpOAuthFailedError } from "@/lib/mcp/errors";
 import { type AuthChallenge, beginAuthorization, completeAuthorization } from "@/lib/mcp/oauth/authorization";
 import { authorizeOnChallenge } from "@/lib/mcp/oauth/authorize-on-challenge";
-import { ConnectOAuthProvider, type PreRegisteredClient } from "@/lib/mcp/oauth/connect-provider";
 import {
   codeFromRedirect,
   followUnattendedAuthorization,
   openLoopbackRedirect,
 } from "@/lib/mcp/oauth/loopback-redirect";
 import { MemoryOAuthConnection } from "@/lib/mcp/oauth/memory-connection";
+import { ConnectOAuthProvider, type PreRegisteredClient } from "@/lib/mcp/oauth/sdk-auth-provider";
 import type { McpConnectionConfig } from "@/lib/mcp/types";
 import { CliUsageError, type StandaloneCliCommand } from "../command";
 

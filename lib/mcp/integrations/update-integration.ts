@@ -6,7 +6,7 @@ import { ValidationError } from "@/lib/errors";
 import { publishCatalogChange } from "@/lib/tools/catalog-changes";
 import { parseInput } from "@/lib/validation";
 import { getMcpClient } from "../client/shared-client";
-import { deletePendingFlows } from "../oauth/connect-integration";
+import { deletePendingFlows } from "../oauth/oauth-flow";
 import { deleteIntegrationCredentials } from "../oauth/stored-credentials";
 import { type McpIntegrationPatch, updateIntegrationForOrg } from "../repository";
 import { originChanged, requireFreshCredentials } from "./fresh-credentials";

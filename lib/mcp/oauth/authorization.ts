@@ -1,7 +1,7 @@
 import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "@/package.json" with { type: "json" };
-import type { ConnectOAuthProvider } from "./connect-provider";
+import type { ConnectOAuthProvider } from "./sdk-auth-provider";
 
 /** A server's demand for (more) authorization: where its protected-resource metadata is, which scopes it wants. */
 export interface AuthChallenge {

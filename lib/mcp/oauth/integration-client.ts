@@ -3,7 +3,7 @@ import type { OAuthClientInformationMixed } from "@modelcontextprotocol/sdk/shar
 import { z } from "zod";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import type { CatalogIntegration } from "../repository";
-import type { PreRegisteredClient } from "./connect-provider";
+import type { PreRegisteredClient } from "./sdk-auth-provider";
 
 /** The client an admin registered beforehand, with its secret decrypted; undefined when registration is dynamic. */
 export function preRegisteredClientOf(integration: CatalogIntegration): PreRegisteredClient | undefined {

@@ -1,6 +1,6 @@
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import type { OAuthConnectStore } from "./connect-provider";
+import type { OAuthConnectStore } from "./sdk-auth-provider";
 import { type OAuthTokenSet, tokenSetFrom } from "./token-set";
 
 /** One connection's OAuth state held in memory, for a process that connects once and exits (the CLI). */

@@ -5,7 +5,7 @@ import { announceResourceUpdated } from "@/lib/gateway/sessions/resource-updates
 import { logger } from "@/lib/logger";
 import { getMcpClient } from "../client/shared-client";
 import { buildConnectionConfig } from "../connection-config";
-import { integrationOAuthConnection } from "../oauth/integration-connection";
+import { integrationOAuthConnection } from "../oauth/session-authorization";
 import { type CatalogIntegration, createIntegrationsRepository } from "../repository";
 import type { McpClientPort } from "../types";
 import { CompleteMcpArgument } from "./complete-mcp-argument";

@@ -1,11 +1,7 @@
 import { z } from "zod";
 import { databaseForRequest, getUserContext } from "@/lib/auth/request-context";
 import { logger } from "@/lib/logger";
-import {
-  finishOAuthConnection,
-  OAuthFlowError,
-  pendingFlowIntegration,
-} from "@/lib/mcp/oauth/connect-integration";
+import { finishOAuthConnection, OAuthFlowError, pendingFlowIntegration } from "@/lib/mcp/oauth/oauth-flow";
 
 const callbackSchema = z.object({
   // A flow's state is URL-safe text we made; anything else (a NUL, say) is a forged link, not a database error.

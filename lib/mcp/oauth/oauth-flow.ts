@@ -11,12 +11,12 @@ import { McpOAuthFailedError } from "../errors";
 import type { McpIntegration } from "../repository";
 import { mcpUseCases } from "../use-cases";
 import { beginAuthorization, completeAuthorization, probeAuthChallenge } from "./authorization";
-import { ConnectOAuthProvider } from "./connect-provider";
 import { oauthFailureReason } from "./failure-reason";
 import { preRegisteredClientOf } from "./integration-client";
-import { integrationConnectStore } from "./integration-connect-store";
-import { authorizationServerFetch } from "./integration-connection";
 import { auditOAuthChange, loadOAuthIntegration, ownerFor } from "./oauth-access";
+import { integrationConnectStore } from "./provider-store";
+import { ConnectOAuthProvider } from "./sdk-auth-provider";
+import { authorizationServerFetch } from "./session-authorization";
 
 // Long enough for a consent page and a login, short enough that a stolen link soon stops working.
 const FLOW_TTL_MS = 15 * 60_000;

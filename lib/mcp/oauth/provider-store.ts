@@ -9,8 +9,8 @@ import {
   saveOAuthDiscovery,
   saveRegisteredClient,
 } from "../repository";
-import type { OAuthConnectStore } from "./connect-provider";
 import { discoveryOf, registeredClientOf } from "./integration-client";
+import type { OAuthConnectStore } from "./sdk-auth-provider";
 import { type CredentialOwner, saveConnectedTokens } from "./stored-credentials";
 import { tokenSetFrom } from "./token-set";
 

@@ -5,9 +5,9 @@ import { getMcpClient } from "../client/shared-client";
 import type { McpIntegration } from "../repository";
 import { oauthFailureReason } from "./failure-reason";
 import { discoveryOf, oauthClientOf } from "./integration-client";
-import { authorizationServerFetch } from "./integration-connection";
 import { auditOAuthChange, loadOAuthIntegration, ownerFor } from "./oauth-access";
 import { revokeGrant } from "./revoke-grant";
+import { authorizationServerFetch } from "./session-authorization";
 import { type CredentialOwner, deleteCredential, findCredential, storedTokenSet } from "./stored-credentials";
 
 /**
