@@ -15,11 +15,14 @@ import { createTestDatabase } from "./test-db";
 
 // Pages and the export read the signed-in user through next-auth, which needs Next's runtime: stand in for it.
 const session = vi.hoisted(() => ({ ctx: null as UserContext | null }));
-vi.mock("@/lib/auth/request-context", () => ({
-  getUserContext: async () => session.ctx,
-  requireSignedInUser: async () => session.ctx,
-  requirePageContext: async () => session.ctx,
-}));
+vi.mock("@/lib/auth/request-context", async () => {
+  const { getDb } = await import("@/db/client");
+  return {
+    getUserContext: async () => session.ctx,
+    requireSignedInUser: async () => session.ctx,
+    requireSignedInPage: async () => ({ db: getDb(), ctx: session.ctx }),
+  };
+});
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
 let a: UserContext;
