@@ -63,7 +63,7 @@ describe("parsing a request body's JSON", () => {
 
     it.each([
       [
-        "nested too deep",
+        "it nests too deep",
         nested(100),
         "400 The request body nests arrays and objects more than 64 levels deep.",
       ],
