@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures/signed-in";
 import { RegisterPage } from "./pages/auth-pages";
 import { IntegrationsPage } from "./pages/integrations";
 import { MembersPage } from "./pages/members";
@@ -7,19 +7,13 @@ import { Shell } from "./pages/shell";
 test("the dashboard shows the calls made through REST and the chat, the audit log, and stays closed to members", async ({
   page,
   browser,
+  signedIn,
+  createApiKey,
 }) => {
-  const register = new RegisterPage(page);
-  await register.goto();
-  await register.register({
-    name: "Dana Dash",
-    email: "dana@example.com",
-    password: "dashboards",
-    organizationName: "Dash Co",
-  });
-  await expect(page.getByTestId("page-title")).toHaveText("Dash Co");
+  const org = signedIn.organizationName;
   await new IntegrationsPage(page).addFromCatalog("everything");
 
-  // Mel registers, is invited to Dash Co as a member, and accepts.
+  // Mel registers, is invited to the organization as a member, and accepts.
   const memberContext = await browser.newContext();
   const memberPage = await memberContext.newPage();
   const memberRegister = new RegisterPage(memberPage);
@@ -29,16 +23,13 @@ test("the dashboard shows the calls made through REST and the chat, the audit lo
   await members.openInvite();
   const link = await members.invite("mel@example.com", "member");
   await memberPage.goto(link);
-  await memberPage.getByRole("button", { name: "Join Dash Co" }).click();
-  await expect(memberPage.getByTestId("page-title")).toHaveText("Dash Co");
+  await memberPage.getByRole("button", { name: `Join ${org}` }).click();
+  await expect(memberPage.getByTestId("page-title")).toHaveText(org);
   await members.goto();
   await expect(page.getByTestId("member-row")).toHaveCount(2);
 
   // REST calls with an API key: two that work and one that the tool refuses.
-  await page.goto("/settings/api-keys");
-  await page.getByLabel("Name").fill("Reports");
-  await page.getByRole("button", { name: "Create key" }).click();
-  const key = (await page.getByTestId("new-api-key").textContent())?.trim() ?? "";
+  const key = await createApiKey("Reports");
   const invoke = (params: unknown) =>
     page.request.post("/api/mcp/invoke", {
       headers: { Authorization: `Bearer ${key}` },
@@ -79,13 +70,13 @@ test("the dashboard shows the calls made through REST and the chat, the audit lo
 
   // A member cannot open the organization's dashboard.
   await memberPage.reload();
-  await new Shell(memberPage).switchTo("Dash Co");
+  await new Shell(memberPage).switchTo(org);
   await memberPage.goto("/admin");
   await expect(memberPage.getByTestId("page-message")).toHaveText("The dashboard is for admins");
   await expect(memberPage.getByText("Only the organization's owners and admins see")).toBeVisible();
   // Inside the app's shell, with a way back.
   await expect(memberPage.getByRole("navigation", { name: "Main" })).toBeVisible();
   await memberPage.getByRole("link", { name: "Go to the overview" }).click();
-  await expect(memberPage.getByTestId("page-title")).toHaveText("Dash Co");
+  await expect(memberPage.getByTestId("page-title")).toHaveText(org);
   await memberContext.close();
 });

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { RegisterPage } from "./pages/auth-pages";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures/signed-in";
 import { IntegrationsPage } from "./pages/integrations";
 
 async function call(page: Page, text: string) {
@@ -10,16 +10,8 @@ async function call(page: Page, text: string) {
 
 test("an agent with its own tools asks before running them: deny, allow once, allow for the conversation", async ({
   page,
+  signedIn: _,
 }) => {
-  const register = new RegisterPage(page);
-  await register.goto();
-  await register.register({
-    name: "Ada Agent",
-    email: "ada.agent@example.com",
-    password: "agents at work",
-    organizationName: "Agent Co",
-  });
-  await expect(page.getByTestId("page-title")).toHaveText("Agent Co");
   await new IntegrationsPage(page).addFromCatalog("everything");
 
   await page.getByRole("link", { name: "Agents", exact: true }).click();

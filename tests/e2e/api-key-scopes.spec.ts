@@ -1,17 +1,6 @@
-import { expect, type Page, test } from "@playwright/test";
-import { RegisterPage } from "./pages/auth-pages";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures/signed-in";
 import { IntegrationsPage } from "./pages/integrations";
-
-/** Creates a key on the keys page with the given expiry and access, and returns it. */
-async function createKey(page: Page, name: string, setUp: () => Promise<void>): Promise<string> {
-  await page.goto("/settings/api-keys");
-  await page.getByLabel("Name").fill(name);
-  await setUp();
-  await page.getByRole("button", { name: "Create key" }).click();
-  const key = (await page.getByTestId("new-api-key").textContent())?.trim() ?? "";
-  expect(key).toMatch(/^sb_/);
-  return key;
-}
 
 const toolNames = async (page: Page, key: string) => {
   const response = await page.request.get("/api/mcp/tools", { headers: { Authorization: `Bearer ${key}` } });
@@ -21,19 +10,11 @@ const toolNames = async (page: Page, key: string) => {
 
 test("an admin makes an expiring read-only knowledge key and a key for one integration, and each sees only its tools", async ({
   page,
+  createApiKey,
 }) => {
-  const register = new RegisterPage(page);
-  await register.goto();
-  await register.register({
-    name: "Kai Keys",
-    email: "kai@example.com",
-    password: "least privilege",
-    organizationName: "Keys Co",
-  });
-  await expect(page.getByTestId("page-title")).toHaveText("Keys Co");
   await new IntegrationsPage(page).addFromCatalog("everything");
 
-  const knowledge = await createKey(page, "Wiki bot", async () => {
+  const knowledge = await createApiKey("Wiki bot", async () => {
     await page.getByLabel("Expires").selectOption("30");
     await page.getByLabel("May use").selectOption("knowledge");
   });
@@ -43,7 +24,7 @@ test("an admin makes an expiring read-only knowledge key and a key for one integ
   await expect(wiki.getByTestId("api-key-expiry")).toHaveText("Expires in 30 days");
   expect((await toolNames(page, knowledge)).sort()).toEqual(["knowledge_search", "node_knowledge_retriever"]);
 
-  const scoped = await createKey(page, "Echo only", async () => {
+  const scoped = await createApiKey("Echo only", async () => {
     await page.getByLabel("Expires").selectOption("date");
     await page
       .getByLabel("Expiry date")

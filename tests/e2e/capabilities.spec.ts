@@ -1,22 +1,12 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { expect, test } from "@playwright/test";
-import { RegisterPage } from "./pages/auth-pages";
+import { expect, test } from "./fixtures/signed-in";
 
 test("a capability written in the editor is tested, saved, and called by an MCP client through the gateway", async ({
   page,
   baseURL,
+  signedIn: _,
 }) => {
-  const register = new RegisterPage(page);
-  await register.goto();
-  await register.register({
-    name: "Cleo Caps",
-    email: "cleo@example.com",
-    password: "capable code",
-    organizationName: "Caps Co",
-  });
-  await expect(page.getByTestId("page-title")).toHaveText("Caps Co");
-
   await page.getByRole("link", { name: "Capabilities", exact: true }).click();
   await expect(page.getByText("No capabilities yet.")).toBeVisible();
   await page.getByRole("link", { name: "New capability" }).click();

@@ -1,7 +1,7 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { modelAppPort, scriptedLlmPort } from "../../playwright.config";
 import { type RunningFixture, startFixture } from "../fixtures/mcp/start-fixture";
-import { LoginPage, RegisterPage } from "./pages/auth-pages";
+import { expect, newAccount, test } from "./fixtures/signed-in";
 import { IntegrationsPage } from "./pages/integrations";
 
 // The app with a model: the real @ai-sdk/openai provider against our scripted server.
@@ -37,17 +37,13 @@ test.afterAll(async () => {
 
 test.describe
   .serial("the chat on the one tool catalog", () => {
+    // One organization for the three tests: the second opens the first's conversation, the third adds to it.
+    test.use({ account: newAccount() });
+
     test("the model's invalid arguments get the catalog's per-field message and never reach the server; a capability runs", async ({
       page,
+      signedIn: _,
     }) => {
-      await new RegisterPage(page).goto();
-      await new RegisterPage(page).register({
-        name: "Tess Tools",
-        email: "tess@example.com",
-        password: "one tool path",
-        organizationName: "Catalog Co",
-      });
-      await expect(page.getByTestId("page-title")).toHaveText("Catalog Co");
       await new IntegrationsPage(page).addCustom({ name: "Strict", url: strict.url });
 
       await page.goto("/capabilities/new");
@@ -99,8 +95,10 @@ test.describe
       expect(stats.toolCalls).toBe(0);
     });
 
-    test("a tampered request changes nothing that is stored or sent to the model", async ({ page }) => {
-      await new LoginPage(page).login("tess@example.com", "one tool path");
+    test("a tampered request changes nothing that is stored or sent to the model", async ({
+      page,
+      signedIn: _,
+    }) => {
       await page.goto(conversationUrl);
       await expect(page.getByTestId("message-assistant").last()).toContainText("21 is 42");
       const before = {
@@ -148,8 +146,8 @@ test.describe
 
     test("a server that hangs never holds up a new conversation, its answer or its deletion", async ({
       page,
+      signedIn: _,
     }) => {
-      await new LoginPage(page).login("tess@example.com", "one tool path");
       // Its own timeout is 30 s; the conversation waits only the discovery budget (3 s).
       await new IntegrationsPage(page).addCustom({ name: "Stuck", url: hang.url, timeoutSeconds: 30 });
       // Its first test shows how long it has waited, and Cancel stops the wait (the first check goes on).

@@ -1,19 +1,11 @@
-import { expect, type Page, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { modelAppPort, scriptedLlmPort } from "../../playwright.config";
-import { RegisterPage } from "./pages/auth-pages";
+import { expect, newAccount, test } from "./fixtures/signed-in";
 import { IntegrationsPage } from "./pages/integrations";
 
 // This file talks to the app that has a model configured: @ai-sdk/openai against our scripted server.
 test.use({ baseURL: `http://127.0.0.1:${modelAppPort}` });
 const llm = `http://127.0.0.1:${scriptedLlmPort}`;
-
-async function signIn(page: Page) {
-  await page.goto("/login");
-  await page.getByLabel("Email").fill("mo@example.com");
-  await page.getByLabel("Password").fill("model tests");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByTestId("page-title")).toBeVisible();
-}
 
 async function script(page: Page, steps: unknown[]) {
   const response = await page.request.post(`${llm}/__script`, { data: { steps } });
@@ -22,18 +14,13 @@ async function script(page: Page, steps: unknown[]) {
 
 test.describe
   .serial("chat with a model", () => {
+    // One organization for every test: the first adds the integrations the others use.
+    test.use({ account: newAccount() });
+
     test("a multi-step tool loop runs real MCP tools, and a broken integration only shows in the banner", async ({
       page,
+      signedIn: _,
     }) => {
-      const register = new RegisterPage(page);
-      await register.goto();
-      await register.register({
-        name: "Mo Model",
-        email: "mo@example.com",
-        password: "model tests",
-        organizationName: "Model Co",
-      });
-      await expect(page.getByTestId("page-title")).toHaveText("Model Co");
       const integrations = new IntegrationsPage(page);
       await integrations.addFromCatalog("everything");
       await integrations.addCustom({ name: "Broken server", url: "http://no-such-host.invalid/mcp" });
@@ -74,8 +61,7 @@ test.describe
       expect(JSON.stringify(requests[2]?.messages.at(-1))).toContain("42");
     });
 
-    test("a failing tool's error reaches the model, which explains it", async ({ page }) => {
-      await signIn(page);
+    test("a failing tool's error reaches the model, which explains it", async ({ page, signedIn: _ }) => {
       await script(page, [
         { toolCalls: [{ name: "node_knowledge_retriever", arguments: { node_names: [] } }] },
         { text: "The knowledge tool needs at least one node name." },
@@ -95,8 +81,10 @@ test.describe
       };
       expect(JSON.stringify(requests[1]?.messages.at(-1))).toContain("node_names is required");
     });
-    test("a prompt runs as a slash command, and an attached resource reaches the model", async ({ page }) => {
-      await signIn(page);
+    test("a prompt runs as a slash command, and an attached resource reaches the model", async ({
+      page,
+      signedIn: _,
+    }) => {
       await script(page, [
         { text: "It is sunny in Lisbon." },
         { text: "The architecture document describes the layout." },
@@ -142,8 +130,10 @@ test.describe
       await expect(page.getByTestId("message-user")).toHaveCount(2);
       await expect(page.getByTestId("message-attachment")).toContainText("architecture.md");
     });
-    test("a model the server does not have gives a clear message in the chat", async ({ page }) => {
-      await signIn(page);
+    test("a model the server does not have gives a clear message in the chat", async ({
+      page,
+      signedIn: _,
+    }) => {
       await script(page, [{ error: { status: 404, message: "The model `scripted-model` does not exist" } }]);
       await page.goto("/chat");
       await page.getByRole("button", { name: "New conversation" }).click();
@@ -174,8 +164,8 @@ test.describe
 
     test("Stop ends a streaming answer and keeps what came, which stays after a reload; Regenerate answers again in its place", async ({
       page,
+      signedIn: _,
     }) => {
-      await signIn(page);
       const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
       await script(page, [{ text: words, delayMs: 150 }]);
       await page.goto("/chat");
@@ -206,8 +196,8 @@ test.describe
 
     test("a 200 KB one-line tool result stays inside the page, and the chat follows the newest message", async ({
       page,
+      signedIn: _,
     }) => {
-      await signIn(page);
       const long = "x".repeat(200_000);
       await script(page, [
         { toolCalls: [{ name: "everything_echo", arguments: { message: long } }] },

@@ -1,19 +1,11 @@
-import { expect, type Page, test } from "@playwright/test";
-import { RegisterPage } from "./pages/auth-pages";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures/signed-in";
 import { IntegrationsPage } from "./pages/integrations";
 
 test("offline chat: discovery at start, /call runs a real MCP tool, and the conversation survives a reload", async ({
   page,
+  signedIn: _,
 }) => {
-  const register = new RegisterPage(page);
-  await register.goto();
-  await register.register({
-    name: "Chad Chat",
-    email: "chad@example.com",
-    password: "chatting away",
-    organizationName: "Chat Co",
-  });
-  await expect(page.getByTestId("page-title")).toHaveText("Chat Co");
   await new IntegrationsPage(page).addFromCatalog("everything");
 
   await page.getByRole("link", { name: "Chat", exact: true }).click();
@@ -83,24 +75,16 @@ test("offline chat: discovery at start, /call runs a real MCP tool, and the conv
   await expect(page.getByTestId("message-assistant").last()).toContainText("[image: image/png");
 });
 
-/** A new person's new conversation, in an organization with the Everything server; the message box. */
-async function offlineChatWithEverything(page: Page, name: string) {
-  const first = name.split(" ")[0]?.toLowerCase();
-  await new RegisterPage(page).goto();
-  await new RegisterPage(page).register({
-    name,
-    email: `${first}@example.com`,
-    password: `${first} chats offline`,
-    organizationName: `${name} Co`,
-  });
+/** A new conversation of the signed-in organization, once it has the Everything server; the message box. */
+async function offlineChatWithEverything(page: Page) {
   await new IntegrationsPage(page).addFromCatalog("everything");
   await page.getByRole("link", { name: "Chat", exact: true }).click();
   await page.getByRole("button", { name: "New conversation" }).click();
   return page.getByLabel("Message", { exact: true });
 }
 
-test("a long tool call shows its server's progress while it runs", async ({ page }) => {
-  const input = await offlineChatWithEverything(page, "Pia Progress");
+test("a long tool call shows its server's progress while it runs", async ({ page, signedIn: _ }) => {
+  const input = await offlineChatWithEverything(page);
   await input.fill('/call everything_trigger-long-running-operation {"duration": 4, "steps": 4}');
   await input.press("Enter");
   const toolCall = page.getByTestId("tool-call").last();
@@ -113,8 +97,9 @@ test("a long tool call shows its server's progress while it runs", async ({ page
 
 test("a tool's server asks a question in the chat, and the call goes on with the answer", async ({
   page,
+  signedIn: _,
 }) => {
-  const input = await offlineChatWithEverything(page, "Quentin Question");
+  const input = await offlineChatWithEverything(page);
   await input.fill("/call everything_trigger-elicitation-request {}");
   await input.press("Enter");
   const question = page.getByTestId("tool-question");
@@ -134,15 +119,8 @@ test("a tool's server asks a question in the chat, and the call goes on with the
 
 test("the conversation list: no empty conversations, grouped by day with the agent, searchable by title", async ({
   page,
+  signedIn: _,
 }) => {
-  const register = new RegisterPage(page);
-  await register.goto();
-  await register.register({
-    name: "Lia List",
-    email: "lia@example.com",
-    password: "listing away",
-    organizationName: "List Co",
-  });
   await page.goto("/chat");
   await page.getByRole("button", { name: "New conversation" }).click();
   await expect(page).toHaveURL(/\/chat\/[0-9a-f-]+$/);

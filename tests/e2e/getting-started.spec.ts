@@ -1,5 +1,5 @@
-import { expect, type Page, test } from "@playwright/test";
-import { RegisterPage } from "./pages/auth-pages";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures/signed-in";
 import { IntegrationsPage } from "./pages/integrations";
 
 async function progress(page: Page) {
@@ -10,15 +10,8 @@ async function progress(page: Page) {
 test("the Overview leads a new organization through its first hour, step by step, then steps aside", async ({
   page,
   baseURL,
+  signedIn,
 }) => {
-  const register = new RegisterPage(page);
-  await register.goto();
-  await register.register({
-    name: "Gil Going",
-    email: "gil@example.com",
-    password: "getting going",
-    organizationName: "Going Co",
-  });
   const checklist = page.getByTestId("getting-started");
   await expect(checklist.getByTestId("getting-started-count")).toHaveText("0 of 5 done");
   await checklist.getByRole("link", { name: "Connect an MCP server (not done yet)" }).click();
@@ -53,6 +46,6 @@ test("the Overview leads a new organization through its first hour, step by step
   });
   expect(listed.ok()).toBe(true);
   await page.goto("/");
-  await expect(page.getByTestId("page-title")).toHaveText("Going Co");
+  await expect(page.getByTestId("page-title")).toHaveText(signedIn.organizationName);
   await expect(page.getByTestId("getting-started")).toHaveCount(0);
 });

@@ -1,22 +1,15 @@
-import { expect, test } from "@playwright/test";
-import { RegisterPage } from "./pages/auth-pages";
+import { expect, newAccount, test } from "./fixtures/signed-in";
 import { IntegrationsPage } from "./pages/integrations";
 
 test.describe
   .serial("integrations", () => {
+    // One organization for both tests: the second finds the first's integration beside the one it deletes.
+    test.use({ account: newAccount() });
+
     test("an admin adds the Everything server from the catalog, tests it and runs echo and get-sum", async ({
       page,
+      signedIn: _,
     }) => {
-      const register = new RegisterPage(page);
-      await register.goto();
-      await register.register({
-        name: "Ivy Admin",
-        email: "ivy@example.com",
-        password: "integration tests",
-        organizationName: "Ivy Co",
-      });
-      await expect(page.getByTestId("page-title")).toHaveText("Ivy Co");
-
       // Focus follows the choice of a catalog card, and comes back to it.
       await page.goto("/integrations/new");
       const card = page.getByTestId("catalog-everything");
@@ -78,13 +71,10 @@ test.describe
       await expect(page.getByTestId("integration-row")).toContainText("Connected");
     });
 
-    test("a failing custom integration shows its error, and deleting asks first", async ({ page }) => {
-      await page.goto("/login");
-      await page.getByLabel("Email").fill("ivy@example.com");
-      await page.getByLabel("Password").fill("integration tests");
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await expect(page.getByTestId("page-title")).toBeVisible();
-
+    test("a failing custom integration shows its error, and deleting asks first", async ({
+      page,
+      signedIn: _,
+    }) => {
       const integrations = new IntegrationsPage(page);
       // Loopback and private addresses are refused when saving, with the reason on the field.
       await page.goto("/integrations/new");

@@ -1,6 +1,5 @@
-import { expect, test } from "@playwright/test";
 import { modelAppPort } from "../../playwright.config";
-import { RegisterPage } from "./pages/auth-pages";
+import { expect, test } from "./fixtures/signed-in";
 import { InvitationPage } from "./pages/invitation";
 import { MembersPage } from "./pages/members";
 
@@ -11,16 +10,8 @@ test.use({ baseURL: appUrl });
 test("an expired invitation link gets a clear page that says so and what to do", async ({
   page,
   browser,
+  signedIn: _,
 }) => {
-  const register = new RegisterPage(page);
-  await register.goto();
-  await register.register({
-    name: "Eve Expiry",
-    email: "eve@example.com",
-    password: "links that expire",
-    organizationName: "Expiry Co",
-  });
-  await expect(page.getByTestId("page-title")).toHaveText("Expiry Co");
   const members = new MembersPage(page);
   await members.openInvite();
   const link = await members.invite("late@example.com", "member");

@@ -1,4 +1,5 @@
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
+import { expect, newAccount, test } from "./fixtures/signed-in";
 import { RegisterPage } from "./pages/auth-pages";
 import { InvitationPage } from "./pages/invitation";
 import { MembersPage } from "./pages/members";
@@ -6,12 +7,7 @@ import { Shell } from "./pages/shell";
 
 // The app's database is shared by every spec of a run: addresses of our own keep this one independent.
 const run = Date.now().toString(36);
-const owner = {
-  name: "Olga Owner",
-  email: `olga-${run}@example.com`,
-  password: "owner password",
-  organizationName: `Invite Labs ${run}`,
-};
+const owner = newAccount("Olga Owner");
 const newcomer = { name: "Nora Newcomer", email: `nora-${run}@example.com`, password: "newcomer password" };
 const existing = { name: "Eve Existing", email: `eve-${run}@example.com`, password: "existing password" };
 const stranger = { name: "Sam Stranger", email: `sam-${run}@example.com`, password: "stranger password" };
@@ -22,26 +18,17 @@ async function freshPage(browser: Browser): Promise<Page> {
   return context.newPage();
 }
 
-async function signInAsOwner(page: Page) {
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(owner.email);
-  await page.getByLabel("Password").fill(owner.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByTestId("page-title")).toHaveText(owner.organizationName);
-}
-
 test.describe
   .serial("invitations", () => {
+    // The owner's organization, which every test invites to.
+    test.use({ account: owner });
     let link = "";
 
     test("an owner invites an email as admin and gets the link once, focused, to copy", async ({
       page,
       baseURL,
+      signedIn: _,
     }) => {
-      await new RegisterPage(page).goto();
-      await new RegisterPage(page).register(owner);
-      await expect(page.getByTestId("page-title")).toHaveText(owner.organizationName);
-
       const members = new MembersPage(page);
       await members.openInvite();
       link = await members.invite(newcomer.email, "admin");
@@ -107,8 +94,11 @@ test.describe
       await page.context().close();
     });
 
-    test("a revoked link stops working at once and says it was revoked", async ({ page, browser }) => {
-      await signInAsOwner(page);
+    test("a revoked link stops working at once and says it was revoked", async ({
+      page,
+      browser,
+      signedIn: _,
+    }) => {
       const members = new MembersPage(page);
       await members.openInvite();
       const email = `ron-${run}@example.com`;
@@ -133,6 +123,7 @@ test.describe
     test("someone signed in with another address is told whom the link is for; the invited person signs in from the link and joins", async ({
       page,
       browser,
+      signedIn: _,
     }) => {
       // Eve already has an account (and an organization of her own).
       const evePage = await freshPage(browser);
@@ -141,7 +132,6 @@ test.describe
       await expect(evePage.getByTestId("page-title")).toBeVisible();
       await evePage.context().close();
 
-      await signInAsOwner(page);
       const members = new MembersPage(page);
       await members.openInvite();
       const eveLink = await members.invite(existing.email, "member");

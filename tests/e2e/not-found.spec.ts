@@ -1,18 +1,9 @@
-import { expect, test } from "@playwright/test";
-import { RegisterPage } from "./pages/auth-pages";
+import { expect, test } from "./fixtures/signed-in";
 
 test("a skip link leads past the navigation; unknown items and addresses answer 404 with a page that leads back", async ({
   page,
+  signedIn,
 }) => {
-  const register = new RegisterPage(page);
-  await register.goto();
-  await register.register({
-    name: "Nora Nowhere",
-    email: "nora@example.com",
-    password: "nowhere to go",
-    organizationName: "Nowhere Co",
-  });
-
   // The keyboard's first stop skips the navigation.
   await page.goto("/integrations");
   await page.keyboard.press("Tab");
@@ -36,5 +27,5 @@ test("a skip link leads past the navigation; unknown items and addresses answer 
   expect(unknown?.status()).toBe(404);
   await expect(page.getByTestId("page-message")).toHaveText("This page does not exist");
   await page.getByRole("link", { name: "Go to Switchboard" }).click();
-  await expect(page.getByTestId("page-title")).toHaveText("Nowhere Co");
+  await expect(page.getByTestId("page-title")).toHaveText(signedIn.organizationName);
 });

@@ -1,7 +1,6 @@
-import { expect, test } from "@playwright/test";
 import { modelAppPort } from "../../playwright.config";
 import { type OAuthMcpServer, startOAuthMcpServer } from "../fixtures/mcp/oauth-server";
-import { RegisterPage } from "./pages/auth-pages";
+import { expect, test } from "./fixtures/signed-in";
 
 // The app that may reach loopback addresses, where the test provider runs.
 test.use({ baseURL: `http://127.0.0.1:${modelAppPort}` });
@@ -16,17 +15,8 @@ test.afterAll(async () => {
 
 test("an admin connects an OAuth server through the provider's consent page, uses it, is refused, and disconnects", async ({
   page,
+  signedIn: _,
 }) => {
-  const register = new RegisterPage(page);
-  await register.goto();
-  await register.register({
-    name: "Orla Owner",
-    email: "orla@example.com",
-    password: "oauth in the browser",
-    organizationName: "OAuth Co",
-  });
-  await expect(page.getByTestId("page-title")).toHaveText("OAuth Co");
-
   await page.goto("/integrations/new");
   await page.getByTestId("catalog-custom").click();
   await page.getByLabel("Name").fill("Files");

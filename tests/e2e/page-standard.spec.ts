@@ -1,11 +1,12 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
-import { LoginPage, RegisterPage } from "./pages/auth-pages";
+import type { Page } from "@playwright/test";
+import { expect, newAccount, test } from "./fixtures/signed-in";
+import { LoginPage } from "./pages/auth-pages";
 import { IntegrationsPage } from "./pages/integrations";
 
 // Every page of an organization with something on it, at a laptop's and a phone's width, light and dark:
 // nothing wider than the window, and no serious or critical accessibility violation.
-const owner = { name: "Paula Pages", email: "paula@example.com", password: "every page", org: "Pages Co" };
+const owner = newAccount("Paula Pages");
 const paths: string[] = [];
 const signedOutPaths = ["/login", "/register", "/invite/not-a-valid-token", "/no-such-page"];
 const missingPaths = ["/no-such-page", "/integrations/00000000-0000-4000-8000-000000000000"];
@@ -41,15 +42,10 @@ async function checkPage(page: Page, path: string, width: number, colorScheme: s
 
 test.describe
   .serial("every page meets the standard", () => {
-    test("an organization with something on every page", async ({ page }) => {
-      const register = new RegisterPage(page);
-      await register.goto();
-      await register.register({
-        name: owner.name,
-        email: owner.email,
-        password: owner.password,
-        organizationName: owner.org,
-      });
+    // The first test fills the owner's organization; the others sign in to it at each width and colour scheme.
+    test.use({ account: owner });
+
+    test("an organization with something on every page", async ({ page, signedIn: _ }) => {
       await new IntegrationsPage(page).addFromCatalog("everything");
       const integration = new URL(page.url()).pathname;
 

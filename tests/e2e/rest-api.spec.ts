@@ -1,31 +1,13 @@
-import { expect, type Page, test } from "@playwright/test";
-import { RegisterPage } from "./pages/auth-pages";
-
-async function createKey(page: Page, name: string): Promise<string> {
-  await page.goto("/settings/api-keys");
-  await page.getByLabel("Name").fill(name);
-  await page.getByRole("button", { name: "Create key" }).click();
-  const key = (await page.getByTestId("new-api-key").textContent()) ?? "";
-  expect(key).toMatch(/^sb_/);
-  return key;
-}
+import { expect, newAccount, test } from "./fixtures/signed-in";
 
 test.describe
   .serial("REST API with a real key (seed 002)", () => {
+    // The first test's organization, whose knowledge and key the others use.
+    test.use({ account: newAccount() });
     let key = "";
     const auth = () => ({ Authorization: `Bearer ${key}` });
 
-    test("an admin adds knowledge and creates a key in the app", async ({ page }) => {
-      const register = new RegisterPage(page);
-      await register.goto();
-      await register.register({
-        name: "Rita Rest",
-        email: "rita@example.com",
-        password: "rest api tests",
-        organizationName: "Rest Co",
-      });
-      await expect(page.getByTestId("page-title")).toHaveText("Rest Co");
-
+    test("an admin adds knowledge and creates a key in the app", async ({ page, createApiKey }) => {
       await page.goto("/knowledge");
       await page.getByLabel("Name").fill("router-1");
       await page.getByLabel("Knowledge").fill("Edge router in Frankfurt.");
@@ -33,7 +15,7 @@ test.describe
       await page.getByRole("button", { name: "Add node" }).click();
       await expect(page.getByTestId("knowledge-row")).toHaveCount(1);
 
-      key = await createKey(page, "Integration tests");
+      key = await createApiKey("Integration tests");
       await page.reload();
       await expect(page.getByTestId("api-key-row")).toContainText("Integration tests");
       await expect(page.getByText(key)).toHaveCount(0);
@@ -120,17 +102,12 @@ test.describe
       expect(big.status()).toBe(413);
     });
 
-    test("no key, a wrong key, and a revoked key get 401", async ({ page, request }) => {
+    test("no key, a wrong key, and a revoked key get 401", async ({ page, request, signedIn: _ }) => {
       expect((await request.get("/api/mcp/tools")).status()).toBe(401);
       expect(
         (await request.get("/api/mcp/tools", { headers: { Authorization: "Bearer sb_wrong" } })).status(),
       ).toBe(401);
 
-      await page.goto("/login");
-      await page.getByLabel("Email").fill("rita@example.com");
-      await page.getByLabel("Password").fill("rest api tests");
-      await page.getByRole("button", { name: "Sign in" }).click();
-      await expect(page.getByTestId("page-title")).toBeVisible();
       await page.goto("/settings/api-keys");
       await page
         .getByTestId("api-key-row")

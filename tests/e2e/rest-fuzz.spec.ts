@@ -1,5 +1,7 @@
-import { expect, test } from "@playwright/test";
-import { RegisterPage } from "./pages/auth-pages";
+import { expect, newAccount, test } from "./fixtures/signed-in";
+
+// One organization for the file: the third test checks what the first one's key reaches.
+test.use({ account: newAccount() });
 
 // A small deterministic generator, so a failure can be replayed.
 function random(seed: number) {
@@ -30,20 +32,8 @@ const nasty: unknown[] = [
 
 let fuzzKey = "";
 
-test("a few hundred malformed requests get 4xx answers, never a 500", async ({ page, request }) => {
-  const register = new RegisterPage(page);
-  await register.goto();
-  await register.register({
-    name: "Fuzz",
-    email: "fuzz@example.com",
-    password: "fuzzing time",
-    organizationName: "Fuzz Co",
-  });
-  await expect(page.getByTestId("page-title")).toBeVisible();
-  await page.goto("/settings/api-keys");
-  await page.getByLabel("Name").fill("fuzz");
-  await page.getByRole("button", { name: "Create key" }).click();
-  const key = (await page.getByTestId("new-api-key").textContent()) ?? "";
+test("a few hundred malformed requests get 4xx answers, never a 500", async ({ request, createApiKey }) => {
+  const key = await createApiKey("fuzz");
   fuzzKey = key;
 
   const next = random(42);
@@ -97,7 +87,7 @@ test("a few hundred malformed requests get 4xx answers, never a 500", async ({ p
   expect([...statuses.keys()].some((status) => status >= 400)).toBe(true);
 });
 
-test("the OpenAPI document and the API page describe the tools", async ({ page, request }) => {
+test("the OpenAPI document and the API page describe the tools", async ({ page, request, signedIn: _ }) => {
   const document = await (await request.get("/api/openapi.json")).json();
   expect(document.openapi).toBe("3.1.0");
   expect(Object.keys(document.paths)).toEqual(["/api/mcp/tools", "/api/mcp/invoke"]);
@@ -105,11 +95,6 @@ test("the OpenAPI document and the API page describe the tools", async ({ page, 
     required: ["node_names"],
   });
 
-  await page.goto("/login");
-  await page.getByLabel("Email").fill("fuzz@example.com");
-  await page.getByLabel("Password").fill("fuzzing time");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByTestId("page-title")).toBeVisible();
   await page.getByRole("link", { name: "API", exact: true }).click();
   await expect(page.getByRole("heading", { name: "API", exact: true })).toBeVisible();
   await expect(page.getByText('"tool_name":"node_knowledge_retriever"')).toBeVisible();

@@ -8,26 +8,29 @@ const apiKey = (prefix = "Ab3dEf9h") => `sb_${prefix}_${randomBytes(24).toString
 const secretOf = (key: string) => key.slice("sb_12345678_".length);
 
 describe("the app's own API keys are redacted like other secrets", () => {
-  it("in free text, wherever the key stands, keeping the public prefix", () => {
+  describe("in free text, wherever the key stands", () => {
     const key = apiKey();
     // A secret part with - and _ in it, and keys glued to other text.
     const awkward = "sb_Zz9Yy8Xx_-_abcdefghijklmnopqrstuvwxyz0123_-";
-    const texts = [
-      key,
-      `my key is ${key}, use it`,
-      `"${key}"`,
-      `X-Api-Key:${key}`,
-      `https://example.org/hook?key=${key}&x=1`,
-      `key_${key}`,
-      `(${awkward})`,
-    ];
-    for (const text of texts) {
+
+    it.each([
+      ["alone", key],
+      ["in a sentence", `my key is ${key}, use it`],
+      ["in quotes", `"${key}"`],
+      ["after a header name", `X-Api-Key:${key}`],
+      ["in a URL's query", `https://example.org/hook?key=${key}&x=1`],
+      ["glued to a word", `key_${key}`],
+      ["with - and _ in its secret, in parentheses", `(${awkward})`],
+    ])("%s", (_where, text) => {
       const out = String(redact(text));
       expect(out).not.toContain(secretOf(key));
       expect(out).not.toContain(secretOf(awkward));
       expect(out).toContain("[redacted]");
-    }
-    expect(redact(`use ${key} now`)).toBe("use sb_Ab3dEf9h_[redacted] now");
+    });
+
+    it("keeping the public prefix", () => {
+      expect(redact(`use ${key} now`)).toBe("use sb_Ab3dEf9h_[redacted] now");
+    });
   });
 
   it("in a recorded tool payload, also inside JSON text and object keys", () => {
@@ -60,8 +63,10 @@ describe("the app's own API keys are redacted like other secrets", () => {
     expect(lines[0]).toContain("sb_Ab3dEf9h_[redacted]");
   });
 
-  it("leaves text that only looks a little like a key alone", () => {
-    for (const text of ["sb_short", "usb_Ab3dEf9h", "the sb_ prefix", "sb_Ab3dEf9h (a key's prefix)"])
+  it.each(["sb_short", "usb_Ab3dEf9h", "the sb_ prefix", "sb_Ab3dEf9h (a key's prefix)"])(
+    "leaves text that only looks a little like a key alone: %s",
+    (text) => {
       expect(redact(text)).toBe(text);
-  });
+    },
+  );
 });

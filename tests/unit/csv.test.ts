@@ -14,20 +14,27 @@ describe("CSV cells", () => {
     expect(csvCell(value)).toBe(expected);
   });
 
-  it("quotes cells with quotes, commas and line breaks (a bare carriage return included)", () => {
-    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
-    expect(csvCell("a,b")).toBe('"a,b"');
-    expect(csvCell("a\nb")).toBe('"a\nb"');
-    expect(csvCell("a\rb")).toBe('"a\rb"');
-    expect(csvCell('=HYPERLINK("http://x","y")')).toBe('"\'=HYPERLINK(""http://x"",""y"")"');
-  });
+  it.each([
+    ['say "hi"', '"say ""hi"""'],
+    ["a,b", '"a,b"'],
+    ["a\nb", '"a\nb"'],
+    ["a\rb", '"a\rb"'],
+    ['=HYPERLINK("http://x","y")', '"\'=HYPERLINK(""http://x"",""y"")"'],
+  ])(
+    "quotes cells with quotes, commas and line breaks (a bare carriage return included): %j",
+    (value, expected) => {
+      expect(csvCell(value)).toBe(expected);
+    },
+  );
 
-  it("leaves ordinary values alone", () => {
-    expect(csvCell("everything_get-sum")).toBe("everything_get-sum");
-    expect(csvCell(42)).toBe("42");
-    expect(csvCell(0)).toBe("0");
-    expect(csvCell(null)).toBe("");
-    expect(csvCell(undefined)).toBe("");
+  it.each([
+    ["everything_get-sum", "everything_get-sum"],
+    [42, "42"],
+    [0, "0"],
+    [null, ""],
+    [undefined, ""],
+  ])("leaves ordinary values alone: %j", (value, expected) => {
+    expect(csvCell(value)).toBe(expected);
   });
 
   it("joins rows into lines", () => {

@@ -14,13 +14,19 @@ describe("parseEnv", () => {
     expect(env.ALLOW_REGISTRATION).toBe(true);
   });
 
-  it("offers demo servers by default in development and tests only, and as the operator says otherwise", () => {
-    expect(parseEnv({}).MCP_DEMO_SERVERS).toBe(true);
-    expect(parseEnv({ NODE_ENV: "test" }).MCP_DEMO_SERVERS).toBe(true);
-    expect(parseEnv({ NODE_ENV: "production" }).MCP_DEMO_SERVERS).toBe(false);
-    expect(parseEnv({ NODE_ENV: "production", MCP_DEMO_SERVERS: " " }).MCP_DEMO_SERVERS).toBe(false);
-    expect(parseEnv({ NODE_ENV: "production", MCP_DEMO_SERVERS: "true" }).MCP_DEMO_SERVERS).toBe(true);
-    expect(parseEnv({ NODE_ENV: "development", MCP_DEMO_SERVERS: "0" }).MCP_DEMO_SERVERS).toBe(false);
+  // By default in development and tests only, and as the operator says otherwise.
+  it.each([
+    ["offers", "when nothing is set", {}],
+    ["offers", "in tests", { NODE_ENV: "test" }],
+    ["does not offer", "in production", { NODE_ENV: "production" }],
+    ["does not offer", "in production when set blank", { NODE_ENV: "production", MCP_DEMO_SERVERS: " " }],
+    ["offers", "in production when set to true", { NODE_ENV: "production", MCP_DEMO_SERVERS: "true" }],
+    ["does not offer", "in development when set to 0", { NODE_ENV: "development", MCP_DEMO_SERVERS: "0" }],
+  ])("%s demo servers %s", (offers, _when, env) => {
+    expect(parseEnv(env).MCP_DEMO_SERVERS).toBe(offers === "offers");
+  });
+
+  it("refuses a demo servers setting that is not a boolean", () => {
     expect(() => parseEnv({ MCP_DEMO_SERVERS: "yes" })).toThrow(/MCP_DEMO_SERVERS/);
   });
 

@@ -9,11 +9,13 @@ import {
 } from "@/lib/errors";
 
 describe("errors", () => {
-  it("derives the HTTP status from the code's type", () => {
-    expect(new UnauthorizedError().status).toBe(401);
-    expect(new ValidationError("bad").status).toBe(400);
-    expect(new ConflictError("dup").status).toBe(409);
-    expect(new AppError("forbidden:chat", "no").status).toBe(403);
+  it.each([
+    ["an UnauthorizedError", 401, new UnauthorizedError()],
+    ["a ValidationError", 400, new ValidationError("bad")],
+    ["a ConflictError", 409, new ConflictError("dup")],
+    ["a forbidden AppError", 403, new AppError("forbidden:chat", "no")],
+  ])("derives the HTTP status from the code's type: %s has %i", (_kind, status, error) => {
+    expect(error.status).toBe(status);
   });
 
   it("answers app errors with their message and fields", async () => {

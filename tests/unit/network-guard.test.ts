@@ -9,34 +9,35 @@ import {
 } from "@/lib/mcp/client/network-guard";
 
 describe("network guard", () => {
-  it("knows private, loopback, link-local and metadata addresses", () => {
-    for (const address of [
-      "127.0.0.1",
-      "10.1.2.3",
-      "172.16.0.1",
-      "192.168.1.1",
-      "169.254.169.254",
-      "100.64.0.1",
-      "::1",
-      "fd00:ec2::254",
-      "fe80::1",
-      "::ffff:127.0.0.1",
-    ]) {
-      expect(isPrivateAddress(address), address).toBe(true);
-    }
-    for (const address of ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111"])
-      expect(isPrivateAddress(address), address).toBe(false);
+  it.each([
+    "127.0.0.1",
+    "10.1.2.3",
+    "172.16.0.1",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "::1",
+    "fd00:ec2::254",
+    "fe80::1",
+    "::ffff:127.0.0.1",
+  ])("knows %s as a private, loopback, link-local or metadata address", (address) => {
+    expect(isPrivateAddress(address)).toBe(true);
   });
 
-  it("refuses URLs that name a private address literally", () => {
-    for (const url of [
-      "http://localhost:3000/mcp",
-      "http://127.0.0.1/mcp",
-      "http://[::1]/mcp",
-      "http://169.254.169.254/latest",
-    ]) {
-      expect(() => assertPublicLiteral(new URL(url)), url).toThrow(PrivateNetworkError);
-    }
+  it.each(["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111"])("knows %s as a public address", (address) => {
+    expect(isPrivateAddress(address)).toBe(false);
+  });
+
+  it.each([
+    "http://localhost:3000/mcp",
+    "http://127.0.0.1/mcp",
+    "http://[::1]/mcp",
+    "http://169.254.169.254/latest",
+  ])("refuses %s, which names a private address literally", (url) => {
+    expect(() => assertPublicLiteral(new URL(url))).toThrow(PrivateNetworkError);
+  });
+
+  it("lets a URL with a public host name through", () => {
     expect(() => assertPublicLiteral(new URL("https://mcp.example.com/mcp"))).not.toThrow();
   });
 

@@ -1,10 +1,12 @@
 import { expect, it } from "vitest";
 import { plural } from "@/lib/plural";
 
-it("puts the noun in the number its count asks for", () => {
-  expect(plural(1, "tool")).toBe("1 tool");
-  expect(plural(0, "tool")).toBe("0 tools");
-  expect(plural(2, "capability", "capabilities")).toBe("2 capabilities");
-  expect(plural(1, "capability", "capabilities")).toBe("1 capability");
-  expect(plural(1200, "call")).toBe("1,200 calls");
+it.each<[string, number, string, string?]>([
+  ["1 tool", 1, "tool"],
+  ["0 tools", 0, "tool"],
+  ["2 capabilities", 2, "capability", "capabilities"],
+  ["1 capability", 1, "capability", "capabilities"],
+  ["1,200 calls", 1200, "call"],
+])("puts the noun in the number its count asks for: %s", (expected, count, singular, pluralForm) => {
+  expect(plural(count, singular, pluralForm)).toBe(expected);
 });

@@ -8,13 +8,16 @@ const problemOf = (text: string) => {
 };
 
 describe("parsing a request body's JSON", () => {
-  it("takes nesting up to the bound and refuses one level more, before parsing", () => {
-    expect(problemOf(nested(MAX_JSON_DEPTH))).toBe("ok");
-    expect(problemOf(nested(MAX_JSON_DEPTH + 1))).toBe("too_deep");
-    expect(problemOf(`{"a":${nested(MAX_JSON_DEPTH - 1)}}`)).toBe("ok");
-    expect(problemOf(`{"a":${nested(MAX_JSON_DEPTH)}}`)).toBe("too_deep");
-    // A deep but broken document is refused for its depth without building it.
-    expect(problemOf(nested(1_000_000).slice(0, -1))).toBe("too_deep");
+  // Nesting up to the bound is taken and one level more refused, before parsing.
+  it.each([
+    ["arrays nested to the bound", "ok", nested(MAX_JSON_DEPTH)],
+    ["arrays nested one level more", "too_deep", nested(MAX_JSON_DEPTH + 1)],
+    ["an object around arrays, to the bound", "ok", `{"a":${nested(MAX_JSON_DEPTH - 1)}}`],
+    ["an object around arrays, one level more", "too_deep", `{"a":${nested(MAX_JSON_DEPTH)}}`],
+    // Refused for its depth without building it.
+    ["a deep but broken document", "too_deep", nested(1_000_000).slice(0, -1)],
+  ])("reads %s as %s", (_document, problem, text) => {
+    expect(problemOf(text)).toBe(problem);
   });
 
   it("does not count brackets inside strings, escaped quotes included", () => {
@@ -22,25 +25,33 @@ describe("parsing a request body's JSON", () => {
     expect(parseJsonText(text)).toEqual({ ok: true, value: JSON.parse(text) });
   });
 
-  it("refuses NUL and half a surrogate pair, but not their escaped spellings or a whole pair", () => {
-    expect(problemOf('{"a":"x\\u0000y"}')).toBe("nul");
-    expect(problemOf('{"a\\u0000":1}')).toBe("nul");
-    expect(problemOf('{"a":"\\\\u0000"}')).toBe("ok");
-    expect(problemOf('{"a":"\\ud83d\\ude00"}')).toBe("ok");
-    expect(problemOf('{"a":"😀"}')).toBe("ok");
-    expect(problemOf('{"a":"\\ud83d"}')).toBe("lone_surrogate");
-    expect(problemOf('{"a":"\\ude00"}')).toBe("lone_surrogate");
-    expect(problemOf('{"a":"\\ud83d\\u0041"}')).toBe("lone_surrogate");
+  // NUL and half a surrogate pair are refused, but not their escaped spellings or a whole pair.
+  it.each([
+    ['{"a":"x\\u0000y"}', "nul"],
+    ['{"a\\u0000":1}', "nul"],
+    ['{"a":"\\\\u0000"}', "ok"],
+    ['{"a":"\\ud83d\\ude00"}', "ok"],
+    ['{"a":"😀"}', "ok"],
+    ['{"a":"\\ud83d"}', "lone_surrogate"],
+    ['{"a":"\\ude00"}', "lone_surrogate"],
+    ['{"a":"\\ud83d\\u0041"}', "lone_surrogate"],
+  ])("reads %s as %s", (text, problem) => {
+    expect(problemOf(text)).toBe(problem);
+  });
+
+  it("takes NUL when the caller allows text that cannot be stored", () => {
     expect(parseJsonText('{"a":"x\\u0000"}', { allowUnstorableText: true }).ok).toBe(true);
   });
 
-  it("tells empty and invalid bodies apart", () => {
-    expect(problemOf("  ")).toBe("empty");
-    expect(problemOf('{"a":')).toBe("invalid");
-    expect(problemOf('"\\u0000')).toBe("invalid");
+  it.each([
+    ["  ", "empty"],
+    ['{"a":', "invalid"],
+    ['"\\u0000', "invalid"],
+  ])("tells empty and invalid bodies apart: %j is %s", (text, problem) => {
+    expect(problemOf(text)).toBe(problem);
   });
 
-  it("answers each problem with a 400 and a message", async () => {
+  describe("a request's body", () => {
     const read = (body: string) =>
       readJsonBody(
         new Request("http://localhost/", {
@@ -49,11 +60,21 @@ describe("parsing a request body's JSON", () => {
           body,
         }),
       ).catch((error: Error & { status?: number }) => `${error.status} ${error.message}`);
-    expect(await read(nested(100))).toBe(
-      "400 The request body nests arrays and objects more than 64 levels deep.",
-    );
-    expect(await read('{"q":"a\\u0000"}')).toMatch(/^400 The request body contains a NUL character/);
-    expect(await read("{")).toBe("400 The request body is not valid JSON.");
-    expect(await read('{"q":"fine"}')).toEqual({ q: "fine" });
+
+    it.each([
+      [
+        "it nests too deep",
+        nested(100),
+        "400 The request body nests arrays and objects more than 64 levels deep.",
+      ],
+      ["it holds a NUL character", '{"q":"a\\u0000"}', /^400 The request body contains a NUL character/],
+      ["it is not JSON", "{", "400 The request body is not valid JSON."],
+    ])("is answered with a 400 and a message when %s", async (_problem, body, answer) => {
+      expect(await read(body)).toEqual(typeof answer === "string" ? answer : expect.stringMatching(answer));
+    });
+
+    it("is read when it is fine", async () => {
+      expect(await read('{"q":"fine"}')).toEqual({ q: "fine" });
+    });
   });
 });

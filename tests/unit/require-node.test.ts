@@ -6,10 +6,13 @@ describe("the start script's Node.js check", () => {
     expect(minimumNode()).toEqual([20, 9]);
   });
 
-  it("accepts the minimum and anything newer, and refuses anything older", () => {
-    expect(isSupportedNode("20.9.0", [20, 9])).toBe(true);
-    expect(isSupportedNode("v22.1.0", [20, 9])).toBe(true);
-    expect(isSupportedNode("20.8.1", [20, 9])).toBe(false);
-    expect(isSupportedNode("18.19.0", [20, 9])).toBe(false);
+  // Against a minimum of 20.9: the minimum and anything newer is accepted, anything older refused.
+  it.each([
+    ["accepts", "20.9.0"],
+    ["accepts", "v22.1.0"],
+    ["refuses", "20.8.1"],
+    ["refuses", "18.19.0"],
+  ])("%s Node.js %s", (verdict, version) => {
+    expect(isSupportedNode(version, [20, 9])).toBe(verdict === "accepts");
   });
 });

@@ -52,15 +52,13 @@ describe("serveFromNode", () => {
     expect(answer.headers["content-length"]).toBeDefined();
   });
 
-  it("leaves other methods and paths to Next.js", async () => {
-    for (const [method, path] of [
-      ["GET", "/node/echo"],
-      ["POST", "/node/echo/"],
-      ["POST", "/node"],
-    ] as const) {
-      const answer = await request(`${origin}${path}`, { method });
-      expect(await answer.body.text()).toBe("next.js");
-    }
+  it.each([
+    ["GET", "/node/echo"],
+    ["POST", "/node/echo/"],
+    ["POST", "/node"],
+  ] as const)("leaves other methods and paths to Next.js: %s %s", async (method, path) => {
+    const answer = await request(`${origin}${path}`, { method });
+    expect(await answer.body.text()).toBe("next.js");
   });
 
   it("leaves requests its condition declines to Next.js", async () => {

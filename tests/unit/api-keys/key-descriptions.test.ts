@@ -9,24 +9,31 @@ const names = {
 };
 
 describe("how a key reads in lists", () => {
-  it("says when it expires", () => {
-    expect(expiryLabel(null, now)).toEqual({ text: "Never expires", expired: false });
-    expect(expiryLabel("2026-03-22T12:00:00Z", now).text).toBe("Expires in 12 days");
-    expect(expiryLabel("2026-03-11T12:00:00Z", now).text).toBe("Expires in 1 day");
-    expect(expiryLabel("2026-03-10T17:00:00Z", now).text).toBe("Expires in 5 hours");
-    expect(expiryLabel("2026-03-10T12:20:00Z", now).text).toBe("Expires in less than an hour");
-    expect(expiryLabel("2026-03-10T12:00:00Z", now)).toEqual({ text: "Expired", expired: true });
+  // The time is 2026-03-10T12:00:00Z.
+  it.each([
+    ["Never expires", null, false],
+    ["Expires in 12 days", "2026-03-22T12:00:00Z", false],
+    ["Expires in 1 day", "2026-03-11T12:00:00Z", false],
+    ["Expires in 5 hours", "2026-03-10T17:00:00Z", false],
+    ["Expires in less than an hour", "2026-03-10T12:20:00Z", false],
+    ["Expired", "2026-03-10T12:00:00Z", true],
+  ])("says %j for an expiry of %s", (text, expiresAt, expired) => {
+    expect(expiryLabel(expiresAt, now)).toEqual({ text, expired });
   });
 
-  it("sums up its scope with names", () => {
-    expect(scopeSummary(null, names)).toBe("All tools");
-    expect(scopeSummary(KNOWLEDGE_ONLY, names)).toBe("Read-only knowledge");
-    expect(scopeSummary({ integrationIds: [], capabilityIds: [], builtins: false }, names)).toBe("No tools");
-    expect(
-      scopeSummary({ integrationIds: ["i1", "gone"], capabilityIds: null, builtins: false }, names),
-    ).toBe("Integrations GitHub, (deleted integration) · all capabilities · no built-in tools");
-    expect(scopeSummary({ integrationIds: null, capabilityIds: ["c1"], builtins: true }, names)).toBe(
+  it.each([
+    ["All tools", null],
+    ["Read-only knowledge", KNOWLEDGE_ONLY],
+    ["No tools", { integrationIds: [], capabilityIds: [], builtins: false }],
+    [
+      "Integrations GitHub, (deleted integration) · all capabilities · no built-in tools",
+      { integrationIds: ["i1", "gone"], capabilityIds: null, builtins: false },
+    ],
+    [
       "All integrations · capability mcp__data__transform · built-in knowledge tools",
-    );
+      { integrationIds: null, capabilityIds: ["c1"], builtins: true },
+    ],
+  ])("sums up its scope with names: %s", (summary, scope) => {
+    expect(scopeSummary(scope, names)).toBe(summary);
   });
 });

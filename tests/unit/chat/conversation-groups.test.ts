@@ -4,15 +4,18 @@ import { conversationGroup, groupConversations } from "@/lib/chat/conversation-g
 describe("the conversation list's day groups", () => {
   const now = new Date("2026-11-25T10:00:00Z");
 
-  it("groups by calendar day in the reader's time zone, not by 24-hour spans", () => {
-    expect(conversationGroup(new Date("2026-11-25T00:30:00Z"), now, "UTC")).toBe("Today");
-    expect(conversationGroup(new Date("2026-11-24T23:30:00Z"), now, "UTC")).toBe("Yesterday");
+  // By calendar day in the reader's time zone, not by 24-hour spans; it is 2026-11-25T10:00:00Z.
+  it.each([
+    ["2026-11-25T00:30:00Z", "UTC", "Today"],
+    ["2026-11-24T23:30:00Z", "UTC", "Yesterday"],
     // 23:30 UTC on the 24th is already the 25th in Berlin.
-    expect(conversationGroup(new Date("2026-11-24T23:30:00Z"), now, "Europe/Berlin")).toBe("Today");
+    ["2026-11-24T23:30:00Z", "Europe/Berlin", "Today"],
     // 03:00 UTC on the 25th is 22:00 on the 24th in New York.
-    expect(conversationGroup(new Date("2026-11-25T03:00:00Z"), now, "America/New_York")).toBe("Yesterday");
-    expect(conversationGroup(new Date("2026-11-19T12:00:00Z"), now, "UTC")).toBe("Previous 7 days");
-    expect(conversationGroup(new Date("2026-11-18T12:00:00Z"), now, "UTC")).toBe("Earlier");
+    ["2026-11-25T03:00:00Z", "America/New_York", "Yesterday"],
+    ["2026-11-19T12:00:00Z", "UTC", "Previous 7 days"],
+    ["2026-11-18T12:00:00Z", "UTC", "Earlier"],
+  ])("groups %s read in %s under %s", (updatedAt, timeZone, group) => {
+    expect(conversationGroup(new Date(updatedAt), now, timeZone)).toBe(group);
   });
 
   it("keeps the items' order within each group and leaves empty groups out", () => {

@@ -13,15 +13,25 @@ const apiError = (statusCode?: number) =>
 const model = { name: "llama3", baseURL: "http://llm.local:11434/v1" };
 
 describe("model errors in the chat", () => {
-  it("says where and what to check for each kind of failure, without the provider's words", () => {
-    expect(describeModelError(apiError(401), model)).toBe(
+  // Where and what to check for each kind of failure, without the provider's words.
+  it.each<[string, number | undefined, string | RegExp]>([
+    [
+      "a refused key (HTTP 401)",
+      401,
       "The model server at llm.local:11434 refused the API key (HTTP 401). Check OPENAI_API_KEY.",
+    ],
+    ["a missing model (HTTP 404)", 404, /has no model "llama3" \(HTTP 404\)/],
+    ["a rate limit (HTTP 429)", 429, /limiting requests/],
+    ["a server failure (HTTP 503)", 503, /failed \(HTTP 503\)/],
+    ["a rejected request (HTTP 400)", 400, /rejected the request \(HTTP 400\)/],
+    ["a server out of reach (no HTTP answer)", undefined, /Could not reach the model server/],
+  ])("describes %s", (_failure, status, description) => {
+    expect(describeModelError(apiError(status), model)).toEqual(
+      typeof description === "string" ? description : expect.stringMatching(description),
     );
-    expect(describeModelError(apiError(404), model)).toMatch(/has no model "llama3" \(HTTP 404\)/);
-    expect(describeModelError(apiError(429), model)).toMatch(/limiting requests/);
-    expect(describeModelError(apiError(503), model)).toMatch(/failed \(HTTP 503\)/);
-    expect(describeModelError(apiError(400), model)).toMatch(/rejected the request \(HTTP 400\)/);
-    expect(describeModelError(apiError(undefined), model)).toMatch(/Could not reach the model server/);
+  });
+
+  it("describes the last failure of retries, at OpenAI when no server is set", () => {
     expect(
       describeModelError(
         new RetryError({ message: "x", reason: "maxRetriesExceeded", errors: [apiError(500)] }),
@@ -30,11 +40,22 @@ describe("model errors in the chat", () => {
         },
       ),
     ).toBe("The model server at OpenAI failed (HTTP 500). Try again, or check the server.");
+  });
+
+  it("describes any other error as a model that could not answer", () => {
     expect(describeModelError(new Error("boom"), model)).toBe(
       "The model could not answer. Check the model settings, or try again.",
     );
-    for (const status of [401, 404, 429, 500, undefined])
-      expect(describeModelError(apiError(status), model)).not.toContain("sk-secret");
+  });
+
+  it.each([
+    ["HTTP 401", 401],
+    ["HTTP 404", 404],
+    ["HTTP 429", 429],
+    ["HTTP 500", 500],
+    ["no HTTP answer", undefined],
+  ])("never repeats the provider's words (%s)", (_answer, status) => {
+    expect(describeModelError(apiError(status), model)).not.toContain("sk-secret");
   });
 
   it("recognises a model server that is not running, through the real provider", async () => {

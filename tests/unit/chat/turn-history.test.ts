@@ -119,15 +119,15 @@ describe("historyForTurn: a new message", () => {
     expect(history).toEqual([question]);
   });
 
-  it("refuses a message whose id is already stored", async () => {
-    const stored = [question, waitingAnswer];
-    for (const id of ["u1", "a1"]) {
-      await refused(
-        stored,
-        { id: CONVERSATION, message: { id, role: "user", parts: [{ type: "text", text: "again" }] } },
-        /already in the conversation/,
-      );
-    }
+  it.each([
+    ["a user message", "u1"],
+    ["an assistant message", "a1"],
+  ])("refuses a message whose id is already stored, as %s's", async (_stored, id) => {
+    await refused(
+      [question, waitingAnswer],
+      { id: CONVERSATION, message: { id, role: "user", parts: [{ type: "text", text: "again" }] } },
+      /already in the conversation/,
+    );
   });
 });
 
@@ -345,8 +345,9 @@ describe("chatTurnRequestSchema", () => {
     );
   });
 
-  it("refuses a user message carrying a tool part", () => {
-    const toolParts = [
+  it.each([
+    [
+      "a tool's result",
       {
         type: "tool-slack_send_message",
         toolCallId: "call-1",
@@ -354,6 +355,9 @@ describe("chatTurnRequestSchema", () => {
         input: { channel: "#ops" },
         output: { isError: false, content: [{ type: "text", text: "sent" }] },
       },
+    ],
+    [
+      "an approval of a dynamic tool",
       {
         type: "dynamic-tool",
         toolName: "slack_send_message",
@@ -362,12 +366,11 @@ describe("chatTurnRequestSchema", () => {
         input: { channel: "#ops" },
         approval: { id: "approval-1", approved: true },
       },
-    ];
-    for (const part of toolParts) {
-      expect(() =>
-        parse({ id: CONVERSATION, message: { ...message, parts: [{ type: "text", text: "Hi" }, part] } }),
-      ).toThrow("A message holds text and attached resources only.");
-    }
+    ],
+  ])("refuses a user message carrying a tool part: %s", (_part, part) => {
+    expect(() =>
+      parse({ id: CONVERSATION, message: { ...message, parts: [{ type: "text", text: "Hi" }, part] } }),
+    ).toThrow("A message holds text and attached resources only.");
   });
 
   it("refuses a message and approvals together, or none of the three", () => {

@@ -186,13 +186,17 @@ describe("built-in tools keep the REST contract's messages", () => {
     return error as ValidationError;
   };
 
-  it("answers exactly node_names is required when it is missing, empty or not a list", async () => {
-    for (const raw of [undefined, {}, { node_names: [] }, { node_names: "router-1" }, { node_names: null }]) {
-      const error = await reject(nodeKnowledgeRetriever, raw);
-      expect(error.message).toBe("node_names is required");
-      expect(error.status).toBe(400);
-      expect(error.details?.fields?.node_names).toEqual(["node_names is required"]);
-    }
+  it.each([
+    ["no arguments at all", undefined],
+    ["no node_names", {}],
+    ["an empty node_names", { node_names: [] }],
+    ["a node_names that is a string", { node_names: "router-1" }],
+    ["a null node_names", { node_names: null }],
+  ])("answers exactly node_names is required for %s", async (_case, raw) => {
+    const error = await reject(nodeKnowledgeRetriever, raw);
+    expect(error.message).toBe("node_names is required");
+    expect(error.status).toBe(400);
+    expect(error.details?.fields?.node_names).toEqual(["node_names is required"]);
   });
 
   it("keeps that message when other fields are wrong too, and still names them", async () => {
@@ -208,14 +212,14 @@ describe("built-in tools keep the REST contract's messages", () => {
     expect(item.details?.fields).toHaveProperty(["node_names.1"]);
   });
 
-  it("answers query is required for a missing, empty or blank query", async () => {
-    for (const raw of [{}, { query: "" }, { query: "   " }]) {
-      expect((await reject(knowledgeSearch, raw)).message).toBe("query is required");
-    }
-    expect((await reject(knowledgeSearch, { query: "x".repeat(501) })).message).toBe(
-      "query is at most 500 characters",
-    );
-    expect((await reject(knowledgeSearch, { query: 7 })).message).toBe("query must be a string");
+  it.each([
+    ["a missing query", "query is required", {}],
+    ["an empty query", "query is required", { query: "" }],
+    ["a blank query", "query is required", { query: "   " }],
+    ["a query of 501 characters", "query is at most 500 characters", { query: "x".repeat(501) }],
+    ["a query that is a number", "query must be a string", { query: 7 }],
+  ])("answers %s with %j", async (_case, message, raw) => {
+    expect((await reject(knowledgeSearch, raw)).message).toBe(message);
   });
 });
 

@@ -46,20 +46,25 @@ describe("tool argument validation runs in linear time", () => {
     expect(ms).toBeLessThan(1000);
   });
 
-  it("checks catastrophic patterns against long arguments in well under a second", () => {
-    const cases: [string, string, boolean][] = [
-      ["^(a+)+$", `${"a".repeat(50_000)}!`, false],
-      ["^(a+)+$", "a".repeat(50_000), true],
-      ["^(a|a)*$", `${"a".repeat(50_000)}b`, false],
-      ["^(\\w+\\s?)*$", `${"word ".repeat(10_000)}!`, false],
-      ["^([a-z0-9]+[-.]?)*[a-z0-9]+@example\\.com$", `${"a".repeat(30_000)}@example.co`, false],
-    ];
-    for (const [pattern, argument, expected] of cases) {
+  it.each<[string, string, string, boolean]>([
+    ["^(a+)+$", "50,000 a's and a !", `${"a".repeat(50_000)}!`, false],
+    ["^(a+)+$", "50,000 a's", "a".repeat(50_000), true],
+    ["^(a|a)*$", "50,000 a's and a b", `${"a".repeat(50_000)}b`, false],
+    ["^(\\w+\\s?)*$", "10,000 words and a !", `${"word ".repeat(10_000)}!`, false],
+    [
+      "^([a-z0-9]+[-.]?)*[a-z0-9]+@example\\.com$",
+      "30,000 a's at example.co",
+      `${"a".repeat(30_000)}@example.co`,
+      false,
+    ],
+  ])(
+    "checks the catastrophic pattern %s against %s in well under a second",
+    (pattern, _argument, argument, expected) => {
       const { value, ms } = timed(() => accepts(withPattern(pattern), { value: argument }));
-      expect({ pattern, value }).toEqual({ pattern, value: expected });
+      expect(value).toBe(expected);
       expect(ms).toBeLessThan(1000);
-    }
-  });
+    },
+  );
 
   it("checks patternProperties keys and propertyNames in linear time too", () => {
     const schema = {
