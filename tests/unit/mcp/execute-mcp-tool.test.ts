@@ -7,7 +7,6 @@ import {
   McpErrorCode,
   McpIntegrationAccessDeniedError,
   McpIntegrationDisabledError,
-  McpIntegrationNotFoundError,
   McpProcessLimitError,
   UnexpectedMcpError,
 } from "@/lib/mcp/errors";
@@ -15,6 +14,7 @@ import type { McpIntegration } from "@/lib/mcp/repository";
 import type { ToolExecutionResult } from "@/lib/mcp/types";
 import { ExecuteMcpTool, type ExecuteMcpToolCommand } from "@/lib/mcp/use-cases/execute-mcp-tool";
 import {
+  accessRefusals,
   createTestDeps,
   INTEGRATION_ID,
   MISSING_INTEGRATION_ID,
@@ -146,52 +146,19 @@ describe("ExecuteMcpTool", () => {
     });
   });
 
-  it("throws McpIntegrationNotFoundError (404) naming the id when the integration does not exist", async () => {
-    const { deps, useCase } = setup();
+  it.each(accessRefusals)(
+    "throws $refusal, naming the id",
+    async ({ rows, integrationId, error, code, status }) => {
+      const { deps, useCase } = setup(rows);
 
-    const error = await rejection(
-      useCase.execute(userContext(), command({ integrationId: MISSING_INTEGRATION_ID })),
-    );
+      const refused = await rejection(useCase.execute(userContext(), command({ integrationId })));
 
-    expect(error).toBeInstanceOf(McpIntegrationNotFoundError);
-    expect(error).toMatchObject({
-      code: McpErrorCode.MCP_INTEGRATION_NOT_FOUND,
-      status: 404,
-      integrationId: MISSING_INTEGRATION_ID,
-    });
-    expect((error as Error).message).toContain(MISSING_INTEGRATION_ID);
-    expect(deps.client.callCount).toBe(0);
-  });
-
-  it("throws McpIntegrationAccessDeniedError (403) when the integration belongs to a different organization", async () => {
-    const { deps, useCase } = setup([makeIntegration({ organizationId: OTHER_ORG_ID })]);
-
-    const error = await rejection(useCase.execute(userContext(), command()));
-
-    expect(error).toBeInstanceOf(McpIntegrationAccessDeniedError);
-    expect(error).toMatchObject({
-      code: McpErrorCode.MCP_INTEGRATION_ACCESS_DENIED,
-      status: 403,
-      integrationId: INTEGRATION_ID,
-    });
-    expect((error as Error).message).toContain(INTEGRATION_ID);
-    expect(deps.client.callCount).toBe(0);
-  });
-
-  it("throws McpIntegrationDisabledError (400) when the integration is disabled", async () => {
-    const { deps, useCase } = setup([makeIntegration({ enabled: false })]);
-
-    const error = await rejection(useCase.execute(userContext(), command()));
-
-    expect(error).toBeInstanceOf(McpIntegrationDisabledError);
-    expect(error).toMatchObject({
-      code: McpErrorCode.MCP_INTEGRATION_DISABLED,
-      status: 400,
-      integrationId: INTEGRATION_ID,
-    });
-    expect((error as Error).message).toContain(INTEGRATION_ID);
-    expect(deps.client.callCount).toBe(0);
-  });
+      expect(refused).toBeInstanceOf(error);
+      expect(refused).toMatchObject({ code, status, integrationId });
+      expect((refused as Error).message).toContain(integrationId);
+      expect(deps.client.callCount).toBe(0);
+    },
+  );
 
   it.each([
     ["null", null],

@@ -6,6 +6,12 @@ import type {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "@/lib/auth/context";
 import { createLogger, type Logger } from "@/lib/logger";
+import {
+  McpErrorCode,
+  McpIntegrationAccessDeniedError,
+  McpIntegrationDisabledError,
+  McpIntegrationNotFoundError,
+} from "@/lib/mcp/errors";
 import type {
   CatalogIntegration,
   DiscoveryOutcome,
@@ -78,7 +84,7 @@ export class InMemoryIntegrationsRepository implements McpIntegrationsRepository
   }
 }
 
-export type ListedCapabilities = Awaited<ReturnType<McpClientPort["listFeatures"]>>;
+export type ListedFeatures = Awaited<ReturnType<McpClientPort["listFeatures"]>>;
 
 /** A client whose answers each test sets; it records what it was asked. */
 export class FakeMcpClient implements McpClientPort {
@@ -86,7 +92,7 @@ export class FakeMcpClient implements McpClientPort {
   readonly executeToolCalls: { config: McpConnectionConfig; name: string; args: Record<string, unknown> }[] =
     [];
 
-  onListCapabilities: (config: McpConnectionConfig) => Promise<ListedCapabilities> = async () => ({
+  onListFeatures: (config: McpConnectionConfig) => Promise<ListedFeatures> = async () => ({
     tools: [],
     resources: [],
     prompts: [],
@@ -115,9 +121,9 @@ export class FakeMcpClient implements McpClientPort {
     return this.listCapabilitiesCalls.length + this.executeToolCalls.length;
   }
 
-  listFeatures(config: McpConnectionConfig): Promise<ListedCapabilities> {
+  listFeatures(config: McpConnectionConfig): Promise<ListedFeatures> {
     this.listCapabilitiesCalls.push(config);
-    return this.onListCapabilities(config);
+    return this.onListFeatures(config);
   }
 
   executeTool(
@@ -214,3 +220,34 @@ export async function rejection(promise: Promise<unknown>): Promise<unknown> {
   }
   throw new Error("expected the use case to throw");
 }
+
+/**
+ * The refusals every use case makes before it reaches the server, one row each: the integrations stored, the id
+ * asked for, and the error that must come back naming that id.
+ */
+export const accessRefusals = [
+  {
+    refusal: "McpIntegrationNotFoundError (404) when the integration does not exist",
+    rows: [makeIntegration()],
+    integrationId: MISSING_INTEGRATION_ID,
+    error: McpIntegrationNotFoundError,
+    code: McpErrorCode.MCP_INTEGRATION_NOT_FOUND,
+    status: 404,
+  },
+  {
+    refusal: "McpIntegrationAccessDeniedError (403) when the integration belongs to a different organization",
+    rows: [makeIntegration({ organizationId: OTHER_ORG_ID })],
+    integrationId: INTEGRATION_ID,
+    error: McpIntegrationAccessDeniedError,
+    code: McpErrorCode.MCP_INTEGRATION_ACCESS_DENIED,
+    status: 403,
+  },
+  {
+    refusal: "McpIntegrationDisabledError (400) when the integration is disabled",
+    rows: [makeIntegration({ enabled: false })],
+    integrationId: INTEGRATION_ID,
+    error: McpIntegrationDisabledError,
+    code: McpErrorCode.MCP_INTEGRATION_DISABLED,
+    status: 400,
+  },
+];

@@ -5,8 +5,6 @@ import {
   McpConnectionError,
   McpErrorCode,
   McpIntegrationAccessDeniedError,
-  McpIntegrationDisabledError,
-  McpIntegrationNotFoundError,
   McpProcessLimitError,
   McpUnauthorizedError,
   UnexpectedMcpError,
@@ -17,9 +15,10 @@ import {
   type DiscoverMcpFeaturesQuery,
 } from "@/lib/mcp/use-cases/discover-mcp-features";
 import {
+  accessRefusals,
   createTestDeps,
   INTEGRATION_ID,
-  type ListedCapabilities,
+  type ListedFeatures,
   MISSING_INTEGRATION_ID,
   makeIntegration,
   ORG_ID,
@@ -30,7 +29,7 @@ import {
   userContext,
 } from "./fakes";
 
-const listed: ListedCapabilities = {
+const listed: ListedFeatures = {
   tools: [
     {
       name: "search_docs",
@@ -58,7 +57,7 @@ function setup(rows?: McpIntegration[]): { deps: TestDeps; useCase: DiscoverMcpF
 describe("DiscoverMcpFeatures", () => {
   it("discovers tools, resources and prompts of an enabled integration as entities carrying its integrationId", async () => {
     const { deps, useCase } = setup();
-    deps.client.onListCapabilities = async () => listed;
+    deps.client.onListFeatures = async () => listed;
 
     const result = await useCase.execute(userContext(), { integrationId: INTEGRATION_ID });
 
@@ -110,55 +109,27 @@ describe("DiscoverMcpFeatures", () => {
 
   it("returns empty arrays when the MCP server has no capabilities", async () => {
     const { deps, useCase } = setup();
-    deps.client.onListCapabilities = async () => ({ tools: [], resources: [], prompts: [] });
+    deps.client.onListFeatures = async () => ({ tools: [], resources: [], prompts: [] });
 
     const result = await useCase.execute(userContext(), { integrationId: INTEGRATION_ID });
 
     expect(result).toEqual({ tools: [], resources: [], prompts: [] });
   });
 
-  it("throws McpIntegrationNotFoundError (404) naming the id when the integration does not exist", async () => {
-    const { deps, useCase } = setup();
+  it.each(accessRefusals)(
+    "throws $refusal, naming the id",
+    async ({ rows, integrationId, error, code, status }) => {
+      const { deps, useCase } = setup(rows);
 
-    const error = await rejection(useCase.execute(userContext(), { integrationId: MISSING_INTEGRATION_ID }));
+      const refused = await rejection(useCase.execute(userContext(), { integrationId }));
 
-    expect(error).toBeInstanceOf(McpIntegrationNotFoundError);
-    expect(error).toMatchObject({
-      code: McpErrorCode.MCP_INTEGRATION_NOT_FOUND,
-      status: 404,
-      integrationId: MISSING_INTEGRATION_ID,
-    });
-    expect((error as Error).message).toContain(MISSING_INTEGRATION_ID);
-    expect(deps.repository.findByIdCalls).toEqual([MISSING_INTEGRATION_ID]);
-  });
-
-  it("throws McpIntegrationAccessDeniedError (403) when the integration belongs to a different organization", async () => {
-    const { useCase } = setup([makeIntegration({ organizationId: OTHER_ORG_ID })]);
-
-    const error = await rejection(useCase.execute(userContext(), { integrationId: INTEGRATION_ID }));
-
-    expect(error).toBeInstanceOf(McpIntegrationAccessDeniedError);
-    expect(error).toMatchObject({
-      code: McpErrorCode.MCP_INTEGRATION_ACCESS_DENIED,
-      status: 403,
-      integrationId: INTEGRATION_ID,
-    });
-    expect((error as Error).message).toContain(INTEGRATION_ID);
-  });
-
-  it("throws McpIntegrationDisabledError (400) when the integration is disabled", async () => {
-    const { useCase } = setup([makeIntegration({ enabled: false })]);
-
-    const error = await rejection(useCase.execute(userContext(), { integrationId: INTEGRATION_ID }));
-
-    expect(error).toBeInstanceOf(McpIntegrationDisabledError);
-    expect(error).toMatchObject({
-      code: McpErrorCode.MCP_INTEGRATION_DISABLED,
-      status: 400,
-      integrationId: INTEGRATION_ID,
-    });
-    expect((error as Error).message).toContain(INTEGRATION_ID);
-  });
+      expect(refused).toBeInstanceOf(error);
+      expect(refused).toMatchObject({ code, status, integrationId });
+      expect((refused as Error).message).toContain(integrationId);
+      expect(deps.repository.findByIdCalls).toEqual([integrationId]);
+      expect(deps.client.callCount).toBe(0);
+    },
+  );
 
   it.each([
     ["null", null],
@@ -205,7 +176,7 @@ describe("DiscoverMcpFeatures", () => {
   it("wraps an unexpected error thrown by the client in UnexpectedMcpError (500), keeping the cause", async () => {
     const { deps, useCase } = setup();
     const boom = new Error("socket exploded: internal detail");
-    deps.client.onListCapabilities = async () => {
+    deps.client.onListFeatures = async () => {
       throw boom;
     };
 
@@ -260,7 +231,7 @@ describe("DiscoverMcpFeatures", () => {
   ])("re-throws a domain error (%s) from the client unchanged", async (_name, makeError) => {
     const { deps, useCase } = setup();
     const domainError: AppError = makeError();
-    deps.client.onListCapabilities = async () => {
+    deps.client.onListFeatures = async () => {
       throw domainError;
     };
 
@@ -271,7 +242,7 @@ describe("DiscoverMcpFeatures", () => {
 
   it("logs the discovery request and its result with counts and duration", async () => {
     const { deps, useCase } = setup();
-    deps.client.onListCapabilities = async () => listed;
+    deps.client.onListFeatures = async () => listed;
 
     await useCase.execute(userContext(), { integrationId: INTEGRATION_ID });
 
@@ -292,7 +263,7 @@ describe("DiscoverMcpFeatures", () => {
 
   it("logs discoveryFailed as a warning with the error code when discovery fails with a domain error", async () => {
     const { deps, useCase } = setup();
-    deps.client.onListCapabilities = async () => {
+    deps.client.onListFeatures = async () => {
       throw new McpConnectionError(INTEGRATION_ID, "The MCP server did not answer within 5 s.");
     };
 
@@ -321,7 +292,7 @@ describe("DiscoverMcpFeatures", () => {
 
   it("logs an unexpected error at error level with the integration id", async () => {
     const { deps, useCase } = setup();
-    deps.client.onListCapabilities = async () => {
+    deps.client.onListFeatures = async () => {
       throw new Error("kaboom");
     };
 
@@ -338,7 +309,7 @@ describe("DiscoverMcpFeatures", () => {
 
   it("records a successful discovery on the integration with the snapshot", async () => {
     const { deps, useCase } = setup();
-    deps.client.onListCapabilities = async () => listed;
+    deps.client.onListFeatures = async () => listed;
 
     await useCase.execute(userContext(), { integrationId: INTEGRATION_ID });
 
@@ -356,7 +327,7 @@ describe("DiscoverMcpFeatures", () => {
 
   it("records a failed discovery on the integration with the domain error's message", async () => {
     const { deps, useCase } = setup();
-    deps.client.onListCapabilities = async () => {
+    deps.client.onListFeatures = async () => {
       throw new McpConnectionError(
         INTEGRATION_ID,
         "Could not connect to mcp.example.com: connection refused.",
@@ -379,7 +350,7 @@ describe("DiscoverMcpFeatures", () => {
 
   it("records nothing on the integration when the host is at its process limit, which says nothing about the server", async () => {
     const { deps, useCase } = setup();
-    deps.client.onListCapabilities = async () => {
+    deps.client.onListFeatures = async () => {
       throw new McpProcessLimitError(INTEGRATION_ID, "server", 32);
     };
 
@@ -394,7 +365,7 @@ describe("DiscoverMcpFeatures", () => {
 
   it("records a failed discovery with a generic message, not the internals, when the client fails unexpectedly", async () => {
     const { deps, useCase } = setup();
-    deps.client.onListCapabilities = async () => {
+    deps.client.onListFeatures = async () => {
       throw new Error("secret internal stack detail");
     };
 
