@@ -524,6 +524,7 @@ export interface ConversationDiscovery {
 }
 
 export type Agent = typeof agents.$inferSelect;
+export type NewAgent = typeof agents.$inferInsert;
 export type Conversation = typeof conversations.$inferSelect;
 export type Capability = typeof capabilities.$inferSelect;
 export type UsageRecord = typeof usageRecords.$inferSelect;

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { agents, type Capability, capabilities } from "@/db/schema";
+import { type Capability, capabilities } from "@/db/schema";
+import { forgetCapabilityInAgents } from "@/lib/agents/agent-rows";
 import { auditPick, changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { ConflictError, NotFoundError } from "@/lib/errors";
@@ -161,11 +162,7 @@ export async function deleteCapability(db: Database, ctx: RequestContext, id: st
     await tx
       .delete(capabilities)
       .where(and(eq(capabilities.id, current.id), eq(capabilities.organizationId, ctx.orgId)));
-    // Agents that listed it stop listing it; one left with none keeps none rather than gaining every capability.
-    await tx
-      .update(agents)
-      .set({ capabilityIds: sql`${agents.capabilityIds} - ${current.id}::text` })
-      .where(and(eq(agents.organizationId, ctx.orgId), sql`${agents.capabilityIds} ? ${current.id}::text`));
+    await forgetCapabilityInAgents(tx, ctx.orgId, current.id);
     await publishCatalogChange(db, ctx.orgId, { executor: tx });
   });
   await recordAudit(db, ctx, {

@@ -1,6 +1,13 @@
-import { and, asc, desc, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { type Agent, agents } from "@/db/schema";
+import type { Agent } from "@/db/schema";
+import {
+  deleteAgentRow,
+  findAgent,
+  findDefaultAgent,
+  insertAgent,
+  listAgentRows,
+  updateAgentRow,
+} from "@/lib/agents/agent-rows";
 import { auditPick, changedFields, recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { listOwnCapabilityIds } from "@/lib/capabilities/store";
@@ -17,35 +24,25 @@ const DEFAULT_INSTRUCTIONS =
  * first use.
  */
 export async function ensureDefaultAgent(db: Database, orgId: string): Promise<Agent> {
-  const [existing] = await db
-    .select()
-    .from(agents)
-    .where(and(eq(agents.organizationId, orgId), eq(agents.isDefault, true)));
+  const existing = await findDefaultAgent(db, orgId);
   if (existing) return existing;
-  const [created] = await db
-    .insert(agents)
-    .values({ organizationId: orgId, name: "Assistant", instructions: DEFAULT_INSTRUCTIONS, isDefault: true })
-    .returning();
-  if (!created) throw new Error("insert returned no row");
-  return created;
+  return insertAgent(db, {
+    organizationId: orgId,
+    name: "Assistant",
+    instructions: DEFAULT_INSTRUCTIONS,
+    isDefault: true,
+  });
 }
 
 /** The organization's agents, the default one first. */
 export async function listAgents(db: Database, ctx: RequestContext): Promise<Agent[]> {
   await ensureDefaultAgent(db, ctx.orgId);
-  return db
-    .select()
-    .from(agents)
-    .where(eq(agents.organizationId, ctx.orgId))
-    .orderBy(desc(agents.isDefault), asc(agents.createdAt));
+  return listAgentRows(db, ctx.orgId);
 }
 
 export async function getAgent(db: Database, ctx: RequestContext, id: string): Promise<Agent> {
   if (!isUuid(id)) throw new NotFoundError("That agent");
-  const [agent] = await db
-    .select()
-    .from(agents)
-    .where(and(eq(agents.id, id), eq(agents.organizationId, ctx.orgId)));
+  const agent = await findAgent(db, ctx.orgId, id);
   if (!agent) throw new NotFoundError("That agent");
   return agent;
 }
@@ -94,11 +91,7 @@ async function validAgentInput(db: Database, ctx: RequestContext, input: unknown
 export async function createAgent(db: Database, ctx: RequestContext, input: unknown): Promise<Agent> {
   requireAdmin(ctx);
   const values = await validAgentInput(db, ctx, input);
-  const [created] = await db
-    .insert(agents)
-    .values({ ...values, organizationId: ctx.orgId })
-    .returning();
-  if (!created) throw new Error("insert returned no row");
+  const created = await insertAgent(db, { ...values, organizationId: ctx.orgId });
   await recordAudit(db, ctx, {
     action: "agent.create",
     ...auditTarget(created),
@@ -128,11 +121,7 @@ export async function updateAgent(
   requireAdmin(ctx);
   const agent = await getAgent(db, ctx, id);
   const values = await validAgentInput(db, ctx, input);
-  const [updated] = await db
-    .update(agents)
-    .set(values)
-    .where(and(eq(agents.id, agent.id), eq(agents.organizationId, ctx.orgId)))
-    .returning();
+  const updated = await updateAgentRow(db, ctx.orgId, agent.id, values);
   if (!updated) throw new NotFoundError("That agent");
   await recordAudit(db, ctx, {
     action: "agent.update",
@@ -147,6 +136,6 @@ export async function deleteAgent(db: Database, ctx: RequestContext, id: string)
   requireAdmin(ctx);
   const agent = await getAgent(db, ctx, id);
   if (agent.isDefault) throw new ValidationError("The default agent cannot be deleted; edit it instead.");
-  await db.delete(agents).where(and(eq(agents.id, agent.id), eq(agents.organizationId, ctx.orgId)));
+  await deleteAgentRow(db, ctx.orgId, agent.id);
   await recordAudit(db, ctx, { action: "agent.delete", ...auditTarget(agent), before: auditFields(agent) });
 }

@@ -32,6 +32,9 @@ const cases: { file: string; imports: string; refused: boolean }[] = [
   { file: "lib/gateway/x.ts", imports: "@/lib/capabilities/executor", refused: true },
   { file: "lib/gateway/sessions/x.ts", imports: "@/db/schema", refused: false },
   { file: "lib/chat/x.ts", imports: "@/lib/mcp/use-cases/execute-mcp-tool", refused: true },
+  { file: "lib/agents/x.ts", imports: "@/lib/chat/agents", refused: true },
+  { file: "lib/agents/x.ts", imports: "@/db/schema", refused: false },
+  { file: "lib/mcp/x.ts", imports: "@/lib/agents/agent-rows", refused: false },
 ];
 
 const Report = z.object({

@@ -1,6 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { agents } from "@/db/schema";
+import { forgetIntegrationInAgents } from "@/lib/agents/agent-rows";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { publishCatalogChange } from "@/lib/tools/catalog-changes";
@@ -14,11 +13,7 @@ export async function deleteIntegration(db: Database, ctx: RequestContext, id: s
   const row = await loadIntegrationForOrg(db, ctx, id);
   await db.transaction(async (tx) => {
     await deleteIntegrationForOrg(tx, ctx.orgId, row.id);
-    // Agents that listed it stop listing it, instead of reporting a missing integration at each conversation.
-    await tx
-      .update(agents)
-      .set({ mcpIntegrationIds: sql`${agents.mcpIntegrationIds} - ${row.id}::text` })
-      .where(and(eq(agents.organizationId, ctx.orgId), sql`${agents.mcpIntegrationIds} ? ${row.id}::text`));
+    await forgetIntegrationInAgents(tx, ctx.orgId, row.id);
     await publishCatalogChange(db, ctx.orgId, { executor: tx });
   });
   await getMcpClient().pool.closeIntegration(id);
