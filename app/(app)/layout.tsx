@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { AppShell } from "@/components/shell/app-shell";
 import { requireSignedInPage } from "@/lib/auth/request-context";
 import { findUserById } from "@/lib/auth/users";
-import { listOrganizationsForUser } from "@/lib/orgs/organizations";
+import { listOrganizationsForUser } from "@/lib/orgs/memberships";
 
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const { db, ctx } = await requireSignedInPage();

@@ -8,7 +8,7 @@ import { isAdminRole } from "@/lib/auth/context";
 import { requireSignedInPage } from "@/lib/auth/request-context";
 import { gettingStarted } from "@/lib/orgs/getting-started";
 import { listMembers } from "@/lib/orgs/members";
-import { listOrganizationsForUser } from "@/lib/orgs/organizations";
+import { listOrganizationsForUser } from "@/lib/orgs/memberships";
 
 export default async function OverviewPage({
   searchParams,

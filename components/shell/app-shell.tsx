@@ -7,7 +7,7 @@ import { type ReactNode, useEffect, useState } from "react";
 import { Logo } from "@/components/logo";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/cn";
-import type { UserOrganization } from "@/lib/orgs/organizations";
+import type { UserOrganization } from "@/lib/orgs/memberships";
 import { navItems } from "./nav-items";
 import { OrgSwitcher } from "./org-switcher";
 import { UserMenu } from "./user-menu";

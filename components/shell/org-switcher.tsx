@@ -6,7 +6,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { switchOrganizationAction } from "@/app/(app)/actions";
 import { Dropdown, DropdownItem } from "@/components/ui/dropdown";
-import type { UserOrganization } from "@/lib/orgs/organizations";
+import type { UserOrganization } from "@/lib/orgs/memberships";
 
 export function OrgSwitcher({
   organizations,

@@ -1,13 +1,11 @@
-import { and, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/db/client";
-import { users } from "@/db/schema";
 import { UnauthorizedError, ValidationError } from "@/lib/errors";
 import { parseInput } from "@/lib/validation";
 import { authenticate } from "./authenticate";
 import { hashPassword } from "./password";
 import { passwordSchema } from "./schemas";
-import { nextSessionVersion } from "./session-version";
+import { findActiveUserEmail, setPasswordHashEndingSessions } from "./users";
 
 const changePasswordSchema = z.object({
   currentPassword: z.string({ error: "Enter your current password." }).min(1, "Enter your current password."),
@@ -24,10 +22,7 @@ export async function changePassword(
   { address }: { address?: string | null } = {},
 ): Promise<{ email: string }> {
   const { currentPassword, newPassword } = parseInput(changePasswordSchema, input);
-  const [user] = await db
-    .select({ email: users.email })
-    .from(users)
-    .where(and(eq(users.id, input.userId), isNull(users.disabledAt)));
+  const user = await findActiveUserEmail(db, input.userId);
   if (!user) throw new UnauthorizedError("Your session has ended. Sign in again.");
   // Checked as a sign-in is, throttle included, so a borrowed session cannot guess the password here.
   const verified = await authenticate(db, { email: user.email, password: currentPassword }, { address });
@@ -36,9 +31,6 @@ export async function changePassword(
     throw new ValidationError(message, { currentPassword: [message] });
   }
   const passwordHash = await hashPassword(newPassword);
-  await db
-    .update(users)
-    .set({ passwordHash, sessionVersion: nextSessionVersion() })
-    .where(eq(users.id, input.userId));
+  await setPasswordHashEndingSessions(db, input.userId, passwordHash);
   return { email: user.email };
 }

@@ -1,10 +1,10 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { memberships, type Role, users } from "@/db/schema";
+import type { Role } from "@/db/schema";
 
 export type { Role };
 
 import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
+import { findActiveSessionUser, listActiveUserMemberships } from "./users";
 
 /** Work that no person or key started: the periodic health check, rediscovery after a server's notice, the CLI. */
 export type SystemActor = "health-check" | "list-changed" | "operator-cli";
@@ -67,18 +67,7 @@ export async function requireActiveUser(
   { sessionVersion }: { sessionVersion?: number } = {},
 ): Promise<{ userId: string; isSuperadmin: boolean }> {
   // One select answers all three: the user exists, is enabled, and the session is still current.
-  const [user] = userId
-    ? await db
-        .select({ isSuperadmin: users.isSuperadmin })
-        .from(users)
-        .where(
-          and(
-            eq(users.id, userId),
-            isNull(users.disabledAt),
-            sessionVersion === undefined ? undefined : eq(users.sessionVersion, sessionVersion),
-          ),
-        )
-    : [];
+  const user = userId ? await findActiveSessionUser(db, userId, { sessionVersion }) : undefined;
   if (!user) throw new UnauthorizedError("Your session has ended. Sign in again.");
   return { userId, isSuperadmin: user.isSuperadmin };
 }
@@ -92,17 +81,7 @@ export async function resolveUserContext(
   { userId, preferredOrgId }: { userId: string; preferredOrgId?: string | null },
 ): Promise<UserContext> {
   // One round trip: the user (if enabled) with each of their memberships.
-  const rows = await db
-    .select({
-      isSuperadmin: users.isSuperadmin,
-      activeOrganizationId: users.activeOrganizationId,
-      orgId: memberships.organizationId,
-      role: memberships.role,
-    })
-    .from(users)
-    .leftJoin(memberships, eq(memberships.userId, users.id))
-    .where(and(eq(users.id, userId), isNull(users.disabledAt)))
-    .orderBy(asc(memberships.createdAt));
+  const rows = await listActiveUserMemberships(db, userId);
   const user = rows[0];
   if (!user) throw new UnauthorizedError("Your session has ended. Sign in again.");
 

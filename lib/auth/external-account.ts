@@ -1,20 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { and, eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { invitations } from "@/db/schema";
 import { getEnv } from "@/lib/env";
-import { isPendingInvitation } from "@/lib/invitations/pending";
+import { hasPendingInvitation } from "@/lib/invitations/find-invitation";
 import { logger } from "@/lib/logger";
 import { createUserWithoutOrganization, findUserByEmail, registerUser } from "./users";
-
-async function isInvited(db: Database, email: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: invitations.id })
-    .from(invitations)
-    .where(and(eq(invitations.email, email), isPendingInvitation()))
-    .limit(1);
-  return row !== undefined;
-}
 
 /** The local user an external sign-in resolves to, with the session version their new session carries. */
 export interface ExternalSignIn {
@@ -37,7 +26,7 @@ export async function userForExternalAccount(
   const existing = await findUserByEmail(db, email);
   if (existing)
     return existing.disabledAt ? null : { userId: existing.id, sessionVersion: existing.sessionVersion };
-  const invited = await isInvited(db, email);
+  const invited = await hasPendingInvitation(db, email);
   if (!invited && !getEnv().ALLOW_REGISTRATION) {
     logger.info("sign-in refused", { reason: "registration closed", provider: profile.provider });
     return null;

@@ -1,12 +1,10 @@
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { users } from "@/db/schema";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/logger";
 import { type MailSettings, sendMail } from "@/lib/mail/send-mail";
 import { registrationNotice } from "./registration-notice";
 import { emailSchema } from "./schemas";
-import { EmailTakenError, registerUser } from "./users";
+import { claimRegistrationNotice, EmailTakenError, registerUser } from "./users";
 
 /**
  * Open registration that does not tell whether an address has an account: a new address gets its account and
@@ -31,27 +29,11 @@ export async function registerAccount(
   return { email };
 }
 
-/** Claims the day's one notice for the address (atomically, so repeated attempts cannot flood its owner's inbox). */
-async function claimNotice(db: Database, email: string) {
-  const [owner] = await db
-    .update(users)
-    .set({ registrationNoticeAt: sql`now()` })
-    .where(
-      and(
-        eq(users.email, email),
-        isNull(users.disabledAt),
-        or(isNull(users.registrationNoticeAt), lt(users.registrationNoticeAt, sql`now() - interval '1 day'`)),
-      ),
-    )
-    .returning({ email: users.email, name: users.name });
-  return owner;
-}
-
 async function notifyOwner(db: Database, email: string, options: { origin: string; mail?: MailSettings }) {
   try {
     const settings = options.mail ?? getEnv();
     if (!settings.SMTP_URL) return;
-    const owner = await claimNotice(db, email);
+    const owner = await claimRegistrationNotice(db, email);
     if (!owner) return;
     const message = registrationNotice({ name: owner.name, origin: options.origin });
     await sendMail({ to: owner.email, ...message }, settings, "registration notice");

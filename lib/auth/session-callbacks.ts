@@ -4,7 +4,7 @@ import { UnauthorizedError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { requireActiveUser, resolveUserContext } from "./context";
 import { userForExternalAccount } from "./external-account";
-import { endUserSessions } from "./session-version";
+import { endUserSessions } from "./users";
 
 declare module "next-auth" {
   interface Session {

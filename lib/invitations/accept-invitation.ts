@@ -1,11 +1,12 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/db/client";
-import { invitations, memberships, type Role, users } from "@/db/schema";
+import { invitations, type Role } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { passwordSchema, personNameSchema } from "@/lib/auth/schemas";
-import { createUserInOrganization } from "@/lib/auth/users";
+import { createUserInOrganization, findActiveUserEmail, setActiveOrganization } from "@/lib/auth/users";
 import { UnauthorizedError } from "@/lib/errors";
+import { addMembershipIfAbsent } from "@/lib/orgs/memberships";
 import { parseInput } from "@/lib/validation";
 import { AlreadyMemberError, InvitationEmailMismatchError, InvitationUnavailableError } from "./errors";
 import { type InvitationDetails, requirePendingInvitation } from "./find-invitation";
@@ -64,10 +65,7 @@ export async function acceptInvitation(
   input: { token: string; userId: string },
 ): Promise<JoinedOrganization> {
   const invitation = await requirePendingInvitation(db, input.token);
-  const [user] = await db
-    .select({ email: users.email })
-    .from(users)
-    .where(and(eq(users.id, input.userId), isNull(users.disabledAt)));
+  const user = await findActiveUserEmail(db, input.userId);
   if (!user) throw new UnauthorizedError("Your session has ended. Sign in again.");
   if (user.email.toLowerCase() !== invitation.email) {
     throw new InvitationEmailMismatchError(invitation.email, user.email);
@@ -75,14 +73,14 @@ export async function acceptInvitation(
   const orgId = invitation.organization.id;
   await db.transaction(async (tx) => {
     await claim(tx, invitation, input.userId);
-    const joined = await tx
-      .insert(memberships)
-      .values({ organizationId: orgId, userId: input.userId, role: invitation.role })
-      .onConflictDoNothing()
-      .returning({ userId: memberships.userId });
+    const joined = await addMembershipIfAbsent(tx, {
+      organizationId: orgId,
+      userId: input.userId,
+      role: invitation.role,
+    });
     // Already a member: the link stays unused (the transaction rolls the claim back).
-    if (joined.length === 0) throw new AlreadyMemberError(invitation.organization.name);
-    await tx.update(users).set({ activeOrganizationId: orgId }).where(eq(users.id, input.userId));
+    if (!joined) throw new AlreadyMemberError(invitation.organization.name);
+    await setActiveOrganization(tx, input.userId, orgId);
   });
   await auditAcceptance(db, invitation, input.userId);
   return {

@@ -1,7 +1,8 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { invitations, organizations, type Role, users } from "@/db/schema";
 import { InvitationUnavailableError } from "./errors";
+import { isPendingInvitation } from "./pending";
 import type { InvitationStatus } from "./schemas";
 import { hashInvitationToken, isInvitationToken } from "./tokens";
 
@@ -66,4 +67,14 @@ export async function requirePendingInvitation(db: Database, token: string): Pro
   if (!invitation) throw new InvitationUnavailableError("invalid");
   if (invitation.status !== "pending") throw new InvitationUnavailableError(invitation.status);
   return invitation;
+}
+
+/** Whether the email has an invitation, to any organization, that can still be accepted. */
+export async function hasPendingInvitation(db: Database, email: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: invitations.id })
+    .from(invitations)
+    .where(and(eq(invitations.email, email), isPendingInvitation()))
+    .limit(1);
+  return row !== undefined;
 }

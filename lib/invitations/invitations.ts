@@ -1,11 +1,13 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { invitations, memberships, type Role, users } from "@/db/schema";
+import { invitations, type Role, users } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
+import { findUserName } from "@/lib/auth/users";
 import { getEnv } from "@/lib/env";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { assertMayManage } from "@/lib/orgs/members";
+import { findMemberIdByEmail } from "@/lib/orgs/memberships";
 import { isUuid, parseInput } from "@/lib/validation";
 import { isPendingInvitation } from "./pending";
 import { createInvitationSchema } from "./schemas";
@@ -34,11 +36,7 @@ export async function createInvitation(
   requireAdmin(ctx);
   const { email, role } = parseInput(createInvitationSchema, input);
   assertMayManage(ctx, role);
-  const [member] = await db
-    .select({ userId: memberships.userId })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.organizationId, ctx.orgId), sql`lower(${users.email}) = ${email}`));
+  const member = await findMemberIdByEmail(db, ctx.orgId, email);
   if (member) {
     const message = `${email} is already a member of this organization.`;
     throw new ConflictError(message, { email: [message] });
@@ -75,9 +73,7 @@ export async function createInvitation(
     targetName: row.email,
     after: { email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString() },
   });
-  const inviter = ctx.userId
-    ? ((await db.select({ name: users.name }).from(users).where(eq(users.id, ctx.userId)))[0]?.name ?? null)
-    : null;
+  const inviter = ctx.userId ? ((await findUserName(db, ctx.userId)) ?? null) : null;
   return {
     token,
     invitation: {

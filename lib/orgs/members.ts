@@ -1,11 +1,18 @@
-import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { memberships, type Role, users } from "@/db/schema";
+import type { Role } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
+import { clearActiveOrganization } from "@/lib/auth/users";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors";
 import { deleteMemberCredentials } from "@/lib/mcp/oauth/stored-credentials";
 import { parseInput } from "@/lib/validation";
+import {
+  deleteMembership,
+  listMembersWithUsers,
+  lockMembershipRole,
+  lockOwnerIds,
+  setMembershipRole,
+} from "./memberships";
 import { roleSchema } from "./schemas";
 
 // Nobody is added by email directly: people join by accepting an invitation (lib/invitations), so the one who
@@ -21,18 +28,7 @@ export interface Member {
 
 /** Everyone in the context's organization. */
 export function listMembers(db: Database, ctx: RequestContext): Promise<Member[]> {
-  return db
-    .select({
-      userId: users.id,
-      email: users.email,
-      name: users.name,
-      role: memberships.role,
-      joinedAt: memberships.createdAt,
-    })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(eq(memberships.organizationId, ctx.orgId))
-    .orderBy(asc(memberships.createdAt));
+  return listMembersWithUsers(db, ctx.orgId);
 }
 
 /** Only owners may hand out or take away ownership; admins manage admins and members (invitations too). */
@@ -46,16 +42,8 @@ type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 /** The membership, locked for the rest of the transaction, and the number of owners (also locked). */
 async function lockMembership(tx: Tx, orgId: string, userId: string) {
-  const owners = await tx
-    .select({ userId: memberships.userId })
-    .from(memberships)
-    .where(and(eq(memberships.organizationId, orgId), eq(memberships.role, "owner")))
-    .for("update");
-  const [membership] = await tx
-    .select({ role: memberships.role })
-    .from(memberships)
-    .where(and(eq(memberships.organizationId, orgId), eq(memberships.userId, userId)))
-    .for("update");
+  const owners = await lockOwnerIds(tx, orgId);
+  const membership = await lockMembershipRole(tx, orgId, userId);
   if (!membership) throw new NotFoundError("That member");
   return { membership, ownerCount: owners.length };
 }
@@ -76,10 +64,7 @@ export async function changeMemberRole(
         "The organization's last owner cannot be demoted. Make someone else an owner first.",
       );
     }
-    await tx
-      .update(memberships)
-      .set({ role })
-      .where(and(eq(memberships.organizationId, ctx.orgId), eq(memberships.userId, input.userId)));
+    await setMembershipRole(tx, { orgId: ctx.orgId, userId: input.userId, role });
     return { userId: input.userId, role, previous: membership.role };
   });
   await recordAudit(db, ctx, {
@@ -103,14 +88,9 @@ export async function removeMember(db: Database, ctx: RequestContext, input: { u
         "The organization's last owner cannot be removed. Make someone else an owner first.",
       );
     }
-    await tx
-      .delete(memberships)
-      .where(and(eq(memberships.organizationId, ctx.orgId), eq(memberships.userId, input.userId)));
+    await deleteMembership(tx, ctx.orgId, input.userId);
     // A removed user whose active organization this was falls back to another one at next request.
-    await tx
-      .update(users)
-      .set({ activeOrganizationId: sql`null` })
-      .where(and(eq(users.id, input.userId), eq(users.activeOrganizationId, ctx.orgId)));
+    await clearActiveOrganization(tx, input.userId, ctx.orgId);
     // Their own accounts connected to the organization's integrations leave with them.
     await deleteMemberCredentials(tx, ctx.orgId, input.userId);
     return membership.role;

@@ -1,13 +1,15 @@
-import { and, asc, eq, isNull, like } from "drizzle-orm";
+import { asc, eq, like } from "drizzle-orm";
 import { z } from "zod";
 import { publishChange } from "@/db/change-feed";
 import type { Database } from "@/db/client";
-import { memberships, type Organization, organizations, type Role, users } from "@/db/schema";
+import { type Organization, organizations } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
+import { lockActiveUserId, setActiveOrganization } from "@/lib/auth/users";
 import { ConflictError, NotFoundError, UnauthorizedError } from "@/lib/errors";
 import { flushUsage } from "@/lib/usage/record-usage";
 import { parseInput } from "@/lib/validation";
+import { addMembership, findMembershipRole } from "./memberships";
 import { orgNameSchema, orgSlugSchema, slugify } from "./schemas";
 
 /** The first free slug of the form base, base-2, base-3… */
@@ -37,11 +39,7 @@ export async function createOrganization(
   return db.transaction(async (tx) => {
     if (input.ownerId) {
       // Locked, so a user being disabled right now cannot slip an organization in behind the switch.
-      const [owner] = await tx
-        .select({ id: users.id })
-        .from(users)
-        .where(and(eq(users.id, input.ownerId), isNull(users.disabledAt)))
-        .for("update");
+      const owner = await lockActiveUserId(tx, input.ownerId);
       if (!owner) throw new UnauthorizedError("Your session has ended. Sign in again.");
     }
     if (slug) {
@@ -60,8 +58,8 @@ export async function createOrganization(
       .returning();
     if (!org) throw new Error("insert returned no row");
     if (input.ownerId) {
-      await tx.insert(memberships).values({ organizationId: org.id, userId: input.ownerId, role: "owner" });
-      await tx.update(users).set({ activeOrganizationId: org.id }).where(eq(users.id, input.ownerId));
+      await addMembership(tx, { organizationId: org.id, userId: input.ownerId, role: "owner" });
+      await setActiveOrganization(tx, input.ownerId, org.id);
     }
     return org;
   });
@@ -104,41 +102,11 @@ export async function listOrganizationIds(db: Database): Promise<string[]> {
   return (await db.select({ id: organizations.id }).from(organizations)).map((org) => org.id);
 }
 
-/** Whether anyone belongs to the organization yet. */
-export async function hasMembers(db: Database, orgId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ userId: memberships.userId })
-    .from(memberships)
-    .where(eq(memberships.organizationId, orgId))
-    .limit(1);
-  return row !== undefined;
-}
-
-export type UserOrganization = Pick<Organization, "id" | "slug" | "name"> & { role: Role };
-
-/** Every organization the user belongs to, oldest membership first. */
-export function listOrganizationsForUser(db: Database, userId: string): Promise<UserOrganization[]> {
-  return db
-    .select({
-      id: organizations.id,
-      slug: organizations.slug,
-      name: organizations.name,
-      role: memberships.role,
-    })
-    .from(memberships)
-    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-    .where(eq(memberships.userId, userId))
-    .orderBy(asc(memberships.createdAt));
-}
-
 /** Makes an organization the user's active one; only an organization the user belongs to. */
 export async function switchOrganization(db: Database, { userId, orgId }: { userId: string; orgId: string }) {
-  const [membership] = await db
-    .select({ role: memberships.role })
-    .from(memberships)
-    .where(and(eq(memberships.userId, userId), eq(memberships.organizationId, orgId)));
+  const membership = await findMembershipRole(db, { userId, orgId });
   if (!membership) throw new NotFoundError("That organization");
-  await db.update(users).set({ activeOrganizationId: orgId }).where(eq(users.id, userId));
+  await setActiveOrganization(db, userId, orgId);
   return membership;
 }
 

@@ -1,10 +1,11 @@
-import { asc, eq, ilike, inArray, or, sql } from "drizzle-orm";
+import { asc, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { memberships, organizations, users } from "@/db/schema";
+import { organizations } from "@/db/schema";
 import type { RequestContext } from "@/lib/auth/context";
-import { nextSessionVersion } from "@/lib/auth/session-version";
+import { markUserDisabled, searchUsersByEmailOrName } from "@/lib/auth/users";
 import { ForbiddenError, ValidationError } from "@/lib/errors";
 import { integrationCountOf } from "@/lib/mcp/repository";
+import { listMembershipsOfUsers, memberCountOf } from "@/lib/orgs/memberships";
 import { flushUsage } from "@/lib/usage/record-usage";
 import { isUuid } from "@/lib/validation";
 
@@ -23,10 +24,7 @@ export async function listOrganizationsOverview(db: Database, ctx: RequestContex
       id: organizations.id,
       name: organizations.name,
       slug: organizations.slug,
-      members:
-        sql<number>`(select count(*) from memberships m where m.organization_id = "organizations"."id")`.mapWith(
-          Number,
-        ),
+      members: memberCountOf(sql`"organizations"."id"`),
       integrations: integrationCountOf(sql`"organizations"."id"`),
       calls30d:
         sql<number>`(select count(*) from usage_records u where u.organization_id = "organizations"."id" and u.occurred_at >= ${since}::timestamptz)`.mapWith(
@@ -41,28 +39,9 @@ export async function listOrganizationsOverview(db: Database, ctx: RequestContex
 export async function searchUsers(db: Database, ctx: RequestContext, query: string) {
   requireSuperadmin(ctx);
   const q = query.trim().slice(0, 100);
-  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const found = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      name: users.name,
-      isSuperadmin: users.isSuperadmin,
-      disabledAt: users.disabledAt,
-      createdAt: users.createdAt,
-    })
-    .from(users)
-    .where(q ? or(ilike(users.email, pattern), ilike(users.name, pattern)) : undefined)
-    .orderBy(asc(users.email))
-    .limit(50);
+  const found = await searchUsersByEmailOrName(db, q);
   const ids = found.map((u) => u.id);
-  const rows = ids.length
-    ? await db
-        .select({ userId: memberships.userId, role: memberships.role, orgName: organizations.name })
-        .from(memberships)
-        .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-        .where(inArray(memberships.userId, ids))
-    : [];
+  const rows = ids.length ? await listMembershipsOfUsers(db, ids) : [];
   return found.map((user) => ({ ...user, memberships: rows.filter((row) => row.userId === user.id) }));
 }
 
@@ -74,10 +53,5 @@ export async function setUserDisabled(db: Database, ctx: RequestContext, userId:
   requireSuperadmin(ctx);
   if (!isUuid(userId)) throw new ValidationError("That user does not exist.");
   if (userId === ctx.userId) throw new ValidationError("You cannot disable your own account.");
-  const [updated] = await db
-    .update(users)
-    .set(disabled ? { disabledAt: new Date(), sessionVersion: nextSessionVersion() } : { disabledAt: null })
-    .where(eq(users.id, userId))
-    .returning({ id: users.id });
-  if (!updated) throw new ValidationError("That user does not exist.");
+  if (!(await markUserDisabled(db, userId, disabled))) throw new ValidationError("That user does not exist.");
 }

@@ -7,7 +7,8 @@ import { registerUser } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
 import { createInvitation } from "@/lib/invitations/invitations";
 import { changeMemberRole, listMembers, removeMember } from "@/lib/orgs/members";
-import { createOrganization, listOrganizationsForUser, switchOrganization } from "@/lib/orgs/organizations";
+import { listOrganizationsForUser } from "@/lib/orgs/memberships";
+import { createOrganization, switchOrganization } from "@/lib/orgs/organizations";
 import { joinByInvitation } from "./org-users";
 import { createTestDatabase } from "./test-db";
 

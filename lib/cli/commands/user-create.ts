@@ -1,5 +1,6 @@
 import { createUserInOrganization } from "@/lib/auth/users";
-import { getOrganizationBySlug, hasMembers } from "@/lib/orgs/organizations";
+import { hasMembers } from "@/lib/orgs/memberships";
+import { getOrganizationBySlug } from "@/lib/orgs/organizations";
 import { roleSchema } from "@/lib/orgs/schemas";
 import { parseInput } from "@/lib/validation";
 import { type CliCommand, requireOption } from "../command";

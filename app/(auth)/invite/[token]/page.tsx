@@ -7,7 +7,7 @@ import { databaseForRequest } from "@/lib/auth/request-context";
 import { findUserById } from "@/lib/auth/users";
 import { InvitationEmailMismatchError } from "@/lib/invitations/errors";
 import { findInvitationByToken } from "@/lib/invitations/find-invitation";
-import { listOrganizationsForUser } from "@/lib/orgs/organizations";
+import { listOrganizationsForUser } from "@/lib/orgs/memberships";
 import { acceptInvitationAction, openOrganizationAction, signOutForInvitationAction } from "./actions";
 import { InvitationButton } from "./invitation-button";
 import { InvitationSummary } from "./invitation-summary";
