@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { AppShell } from "@/components/shell/app-shell";
 import { requireSignedInPage } from "@/lib/auth/request-context";
-import { findUserById } from "@/lib/auth/users";
+import { findUserById } from "@/lib/auth/user-rows";
 import { listOrganizationsForUser } from "@/lib/orgs/memberships";
 
 export default async function AppLayout({ children }: { children: ReactNode }) {

@@ -3,7 +3,7 @@ import { AppError } from "@/lib/errors";
 import { verifyPassword } from "./password";
 import { credentialsSchema } from "./schemas";
 import { beginSignInAttempt, formatWait, signInSucceeded } from "./sign-in-throttle";
-import { findUserByEmail, type PublicUser } from "./users";
+import { findUserByEmail, type PublicUser } from "./user-rows";
 
 /** A user who just proved who they are, with the session version their new session will carry. */
 export type AuthenticatedUser = PublicUser & { sessionVersion: number };

@@ -5,7 +5,7 @@ import { parseInput } from "@/lib/validation";
 import { authenticate } from "./authenticate";
 import { hashPassword } from "./password";
 import { passwordSchema } from "./schemas";
-import { findActiveUserEmail, setPasswordHashEndingSessions } from "./users";
+import { findActiveUserEmail, setPasswordHashEndingSessions } from "./user-rows";
 
 const changePasswordSchema = z.object({
   currentPassword: z.string({ error: "Enter your current password." }).min(1, "Enter your current password."),

@@ -4,7 +4,7 @@ import type { Role } from "@/db/schema";
 export type { Role };
 
 import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
-import { findActiveSessionUser, listActiveUserMemberships } from "./users";
+import { findActiveSessionUser, listActiveUserMemberships } from "./user-rows";
 
 /** Work that no person or key started: the periodic health check, rediscovery after a server's notice, the CLI. */
 export type SystemActor = "health-check" | "list-changed" | "operator-cli";

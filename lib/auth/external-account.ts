@@ -3,7 +3,8 @@ import type { Database } from "@/db/client";
 import { getEnv } from "@/lib/env";
 import { hasPendingInvitation } from "@/lib/invitations/find-invitation";
 import { logger } from "@/lib/logger";
-import { createUserWithoutOrganization, findUserByEmail, registerUser } from "./users";
+import { findUserByEmail } from "./user-rows";
+import { createUserWithoutOrganization, registerUser } from "./users";
 
 /** The local user an external sign-in resolves to, with the session version their new session carries. */
 export interface ExternalSignIn {

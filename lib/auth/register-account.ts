@@ -4,7 +4,8 @@ import { logger } from "@/lib/logger";
 import { type MailSettings, sendMail } from "@/lib/mail/send-mail";
 import { registrationNotice } from "./registration-notice";
 import { emailSchema } from "./schemas";
-import { claimRegistrationNotice, EmailTakenError, registerUser } from "./users";
+import { claimRegistrationNotice } from "./user-rows";
+import { EmailTakenError, registerUser } from "./users";
 
 /**
  * Open registration that does not tell whether an address has an account: a new address gets its account and

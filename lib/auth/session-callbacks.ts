@@ -4,7 +4,7 @@ import { UnauthorizedError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { requireActiveUser, resolveUserContext } from "./context";
 import { userForExternalAccount } from "./external-account";
-import { endUserSessions } from "./users";
+import { endUserSessions } from "./user-rows";
 
 declare module "next-auth" {
   interface Session {

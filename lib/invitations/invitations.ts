@@ -3,7 +3,7 @@ import type { Database } from "@/db/client";
 import { invitations, type Role, users } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
-import { findUserName } from "@/lib/auth/users";
+import { findUserName } from "@/lib/auth/user-rows";
 import { getEnv } from "@/lib/env";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { assertMayManage } from "@/lib/orgs/members";

@@ -2,7 +2,7 @@ import type { Database } from "@/db/client";
 import type { Role } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
-import { clearActiveOrganization } from "@/lib/auth/users";
+import { clearActiveOrganization } from "@/lib/auth/user-rows";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors";
 import { deleteMemberCredentials } from "@/lib/mcp/oauth/stored-credentials";
 import { parseInput } from "@/lib/validation";

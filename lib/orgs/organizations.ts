@@ -5,7 +5,7 @@ import type { Database } from "@/db/client";
 import { type Organization, organizations } from "@/db/schema";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
-import { lockActiveUserId, setActiveOrganization } from "@/lib/auth/users";
+import { lockActiveUserId, setActiveOrganization } from "@/lib/auth/user-rows";
 import { ConflictError, NotFoundError, UnauthorizedError } from "@/lib/errors";
 import { flushUsage } from "@/lib/usage/record-usage";
 import { parseInput } from "@/lib/validation";

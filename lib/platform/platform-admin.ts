@@ -2,7 +2,7 @@ import { asc, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { organizations } from "@/db/schema";
 import type { RequestContext } from "@/lib/auth/context";
-import { markUserDisabled, searchUsersByEmailOrName } from "@/lib/auth/users";
+import { markUserDisabled, searchUsersByEmailOrName } from "@/lib/auth/user-rows";
 import { ForbiddenError, ValidationError } from "@/lib/errors";
 import { integrationCountOf } from "@/lib/mcp/repository";
 import { listMembershipsOfUsers, memberCountOf } from "@/lib/orgs/memberships";

@@ -1,5 +1,5 @@
 import { requireSignedInUser } from "@/lib/auth/request-context";
-import { findUserById } from "@/lib/auth/users";
+import { findUserById } from "@/lib/auth/user-rows";
 import { apiRoute } from "@/lib/http/api-route";
 
 export const dynamic = "force-dynamic";

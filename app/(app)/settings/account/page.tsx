@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { Alert } from "@/components/ui/alert";
 import { Card, CardDescription, CardTitle } from "@/components/ui/card";
 import { requireSignedInPage } from "@/lib/auth/request-context";
-import { findUserById } from "@/lib/auth/users";
+import { findUserById } from "@/lib/auth/user-rows";
 import { PasswordForm } from "./password-form";
 
 export const metadata: Metadata = { title: "Account" };

@@ -4,7 +4,7 @@ import { Alert } from "@/components/ui/alert";
 import { buttonClasses } from "@/components/ui/button";
 import { auth } from "@/lib/auth/nextauth";
 import { databaseForRequest } from "@/lib/auth/request-context";
-import { findUserById } from "@/lib/auth/users";
+import { findUserById } from "@/lib/auth/user-rows";
 import { InvitationEmailMismatchError } from "@/lib/invitations/errors";
 import { findInvitationByToken } from "@/lib/invitations/find-invitation";
 import { listOrganizationsForUser } from "@/lib/orgs/memberships";
