@@ -5,8 +5,6 @@ import { compileToolSchema } from "@/lib/tools/validate-args";
 
 import { CAPABILITY_TOOL_PREFIX, CAPABILITY_TOOL_SEPARATOR, capabilityToolName } from "./tool-name";
 
-export { capabilityToolName, isCapabilityToolName } from "./tool-name";
-
 const PART = /^[a-z0-9_]+$/;
 
 /** `capabilityToolName` computed by the database from the two columns, to look a capability up by its tool name. */

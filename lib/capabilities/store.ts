@@ -10,12 +10,8 @@ import { builtinTools } from "@/lib/tools/builtin";
 import { publishCatalogChange } from "@/lib/tools/catalog-changes";
 import { integrationToolName } from "@/lib/tools/tool-names";
 import { isUuid, parseInput } from "@/lib/validation";
-import {
-  type CapabilityInput,
-  capabilityInputSchema,
-  capabilityToolName,
-  capabilityToolNameSql,
-} from "./names";
+import { type CapabilityInput, capabilityInputSchema, capabilityToolNameSql } from "./names";
+import { capabilityToolName } from "./tool-name";
 
 /** The organization's capabilities, by name. Read fresh on every call: a saved change shows at once (AC7). */
 export function listCapabilities(db: Database, orgId: string): Promise<Capability[]> {

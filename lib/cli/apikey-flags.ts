@@ -2,8 +2,8 @@ import type { Database } from "@/db/client";
 import type { ApiKeyScope } from "@/db/schema";
 import type { ScopeNames } from "@/lib/api-keys/key-descriptions";
 import { KNOWLEDGE_ONLY } from "@/lib/api-keys/key-scope";
-import { capabilityToolName } from "@/lib/capabilities/names";
 import { listCapabilities } from "@/lib/capabilities/store";
+import { capabilityToolName } from "@/lib/capabilities/tool-name";
 import { listIntegrationsForOrg } from "@/lib/mcp/repository";
 import { CliUsageError } from "./command";
 

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
-import { capabilityInputSchema, capabilityToolName } from "@/lib/capabilities/names";
+import { capabilityInputSchema } from "@/lib/capabilities/names";
 import type { SandboxResult } from "@/lib/capabilities/sandbox";
 import { getCapability } from "@/lib/capabilities/store";
+import { capabilityToolName } from "@/lib/capabilities/tool-name";
 import { parseInput } from "@/lib/validation";
 import { invokeTool } from "./catalog";
 

@@ -1,7 +1,7 @@
 import type { Database } from "@/db/client";
 import type { RequestContext } from "@/lib/auth/context";
-import { capabilityToolName } from "@/lib/capabilities/names";
 import { listCapabilities } from "@/lib/capabilities/store";
+import { capabilityToolName } from "@/lib/capabilities/tool-name";
 import { listIntegrationsForOrg } from "@/lib/mcp/repository";
 
 /** The integrations and capabilities something can be limited to (an agent, an API key), as forms list them. */

@@ -5,8 +5,8 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { isAdminRole } from "@/lib/auth/context";
 import { requireSignedInPage } from "@/lib/auth/request-context";
-import { capabilityToolName } from "@/lib/capabilities/names";
 import { listCapabilities } from "@/lib/capabilities/store";
+import { capabilityToolName } from "@/lib/capabilities/tool-name";
 
 export const metadata: Metadata = { title: "Capabilities" };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { capabilityToolName, isCapabilityToolName } from "@/lib/capabilities/names";
+import { capabilityToolName, isCapabilityToolName } from "@/lib/capabilities/tool-name";
 import {
   claimUniqueNames,
   couldBeIntegrationToolName,

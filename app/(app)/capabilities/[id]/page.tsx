@@ -5,8 +5,8 @@ import { CapabilityForm } from "@/components/capabilities/capability-form";
 import { DeleteWithConfirm } from "@/components/forms/delete-with-confirm";
 import { isAdminRole } from "@/lib/auth/context";
 import { requireSignedInPage } from "@/lib/auth/request-context";
-import { capabilityToolName } from "@/lib/capabilities/names";
 import { getCapability } from "@/lib/capabilities/store";
+import { capabilityToolName } from "@/lib/capabilities/tool-name";
 import { NotFoundError } from "@/lib/errors";
 import { plural } from "@/lib/plural";
 
