@@ -17,6 +17,17 @@ export interface RouteContext<P> {
 
 type Handler<P> = (request: Request, context: RouteContext<P>) => Promise<Response>;
 
+/** The handler's context; the database is opened only when a handler asks for it (health and metrics do not). */
+function routeContext<P>(params: Promise<P>, requestId: string): RouteContext<P> {
+  return {
+    params,
+    requestId,
+    get db() {
+      return getDb();
+    },
+  };
+}
+
 export interface ApiRouteOptions {
   /** Sent with `Cache-Control: no-transform`, so Next.js does not gzip it: for programs, gzip costs more than it saves. */
   uncompressed?: boolean;
@@ -70,7 +81,7 @@ export function apiRoute<P = Record<string, never>>(
     const scoped: Record<string, unknown> = {};
     try {
       response = await runInRequestScope(scoped, () =>
-        handler(request, { params: context.params, requestId, db: getDb() }),
+        handler(request, routeContext(context.params, requestId)),
       );
     } catch (error) {
       response = toErrorResponse(error, { route: name, requestId, method: request.method, path });

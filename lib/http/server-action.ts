@@ -91,7 +91,7 @@ export async function serverAction<Args extends ActionArgs, Ctx, Value, Result>(
   if (invalid) return invalid;
   let value: Value;
   try {
-    value = await steps.run({ db: getDb(), ctx: await steps.context() });
+    value = await steps.run(deps(await steps.context()));
   } catch (error) {
     const refusal: ActionRefusal = toActionError(error, { action: steps.name });
     const values = kept(steps.keep, steps.input.form);
@@ -109,7 +109,17 @@ export async function throwingServerAction<Args extends ActionArgs, Ctx, Value, 
 ): Promise<Result> {
   const invalid = invalidActionArgs(steps.args, steps.input);
   if (invalid) throw new ValidationError(invalid.error, invalid.fields);
-  return steps.onSuccess(await steps.run({ db: getDb(), ctx: await steps.context() }));
+  return steps.onSuccess(await steps.run(deps(await steps.context())));
+}
+
+/** What the body runs with; the database is opened only if the body uses it (signing out does not). */
+function deps<Ctx>(ctx: Ctx): { db: Database; ctx: Ctx } {
+  return {
+    ctx,
+    get db() {
+      return getDb();
+    },
+  };
 }
 
 function kept(keep: Keep | undefined, form: unknown): KeptValues | undefined {
