@@ -1,13 +1,15 @@
 import { and, asc, count, eq, ilike, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { memberships, type User, users } from "@/db/schema";
-import { nextSessionVersion } from "./session-version";
 
 /*
  * The one owner of the users table: every query of it is here, and it imports nothing of the app, so the
  * organizations, invitations and the request context use it without importing each other. `db` may be a
  * transaction. The functions that read enabled users only say so in their names (`Active`).
  */
+
+/** The `set` value that ends every session of a user: tokens carry the old version, which no longer matches. */
+const nextSessionVersion = () => sql`${users.sessionVersion} + 1`;
 
 // Serializes user creation so "the first user becomes superadmin" holds under concurrent sign-ups.
 const USER_CREATION_LOCK = 7_311_001;

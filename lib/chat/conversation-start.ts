@@ -147,7 +147,7 @@ export async function discoverForConversation(
     return { ...features, late: [] };
   }
   const started = performance.now();
-  deps.logger.info("Discovering MCP features", {
+  deps.logger.info("Discovering MCP capabilities", {
     agentId: agent?.id,
     integrationCount: ids.length,
     integrationIds: ids,

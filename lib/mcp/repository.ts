@@ -119,7 +119,7 @@ export async function findIntegrationForOrg(
 }
 
 /** One integration by id whatever its organization, for callers that check the organization themselves. */
-export async function findIntegrationById(db: Database, id: string): Promise<McpIntegration | undefined> {
+async function findIntegrationById(db: Database, id: string): Promise<McpIntegration | undefined> {
   if (!isUuid(id)) return undefined;
   const [row] = await db.select().from(mcpIntegrations).where(eq(mcpIntegrations.id, id));
   return row;
@@ -222,7 +222,7 @@ export type DiscoveryOutcome =
   | { ok: false; latencyMs: number; error: string };
 
 /** Stores the outcome of a discovery as the integration's status (and its tools, when it succeeded). */
-export async function recordIntegrationDiscovery(
+async function recordIntegrationDiscovery(
   db: Database,
   id: string,
   outcome: DiscoveryOutcome,

@@ -19,7 +19,11 @@ export const integrationList: CliCommand = {
     });
     io.print(
       lines.length ? lines.join("\n") : "No integrations yet.",
-      integrations.map(({ discovered: _discovered, ...rest }) => rest),
+      // `catalogKey` is the preset's key, under the name scripts have read since the JSON output began.
+      integrations.map(({ discovered: _discovered, presetKey, ...rest }) => ({
+        ...rest,
+        catalogKey: presetKey,
+      })),
     );
   },
 };

@@ -39,9 +39,21 @@ export async function openSession(
       expiresAt: new Date(Date.now() + SESSION_IDLE_MS),
     })
     .returning();
+  await sweepExpired(db);
+  return session as GatewaySession;
+}
+
+// Expired sessions and old events are swept at most once a minute per instance, not on every initialize: the
+// events table is read by creation time only here, without an index of its own.
+const SWEEP_EVERY_MS = 60_000;
+const lastSweep = new WeakMap<Database, number>();
+
+async function sweepExpired(db: Database): Promise<void> {
+  const now = Date.now();
+  if (now - (lastSweep.get(db) ?? 0) < SWEEP_EVERY_MS) return;
+  lastSweep.set(db, now);
   await db.delete(mcpGatewaySessions).where(lt(mcpGatewaySessions.expiresAt, sql`now()`));
   await pruneSessionEvents(db);
-  return session as GatewaySession;
 }
 
 /**

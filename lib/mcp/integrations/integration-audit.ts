@@ -8,19 +8,14 @@ export const integrationAuditTarget = (row: McpIntegration) => ({
   targetName: row.name,
 });
 
-/** The fields an audit entry may show: never credentials or environment values, whose names alone are kept. */
-export const integrationAuditFields = (row: McpIntegration) =>
-  auditPick(row, [
-    "name",
-    "transport",
-    "url",
-    "command",
-    "args",
-    "authType",
-    "timeoutMs",
-    "enabled",
-    "presetKey",
-  ]);
+/**
+ * The fields an audit entry may show: never credentials or environment values, whose names alone are kept. The
+ * preset is recorded under `catalogKey`, as in the entries written before presets had their name.
+ */
+export const integrationAuditFields = ({ presetKey, ...row }: McpIntegration) => ({
+  ...auditPick(row, ["name", "transport", "url", "command", "args", "authType", "timeoutMs", "enabled"]),
+  catalogKey: presetKey,
+});
 
 /** The names (never the values) of the integration's stored secrets. */
 export const integrationSecretNames = (row: McpIntegration) => [

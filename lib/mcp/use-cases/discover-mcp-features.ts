@@ -47,7 +47,7 @@ export class DiscoverMcpFeatures {
   ): Promise<McpFeatures> {
     const { logger, repository, client } = this.deps;
     const started = performance.now();
-    logger.info("discoverMcpFeatures", { integrationId: query.integrationId, orgId: ctx?.orgId });
+    logger.info("discoverMcpCapabilities", { integrationId: query.integrationId, orgId: ctx?.orgId });
     try {
       const integration = await loadAccessibleIntegration(ctx, repository, query.integrationId);
       const config = this.deps.buildConnectionConfig(integration, ctx);
@@ -93,7 +93,7 @@ export class DiscoverMcpFeatures {
         });
         throw error;
       }
-      logger.error("Unexpected error discovering features", {
+      logger.error("Unexpected error discovering capabilities", {
         integrationId: query.integrationId,
         err: error,
         durationMs,

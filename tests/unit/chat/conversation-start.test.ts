@@ -321,7 +321,7 @@ describe("discovery at conversation start (seed 001)", () => {
     };
     await discoverForConversation(deps, ctx, agent(SLACK, DOCS), native);
     expect(lines[0]).toMatchObject({
-      msg: "Discovering MCP features",
+      msg: "Discovering MCP capabilities",
       agentId: "agent",
       integrationCount: 2,
       integrationIds: [SLACK, DOCS],

@@ -246,8 +246,8 @@ describe("DiscoverMcpFeatures", () => {
 
     await useCase.execute(userContext(), { integrationId: INTEGRATION_ID });
 
-    expect(deps.logs.lines.map((line) => line.msg)).toEqual(["discoverMcpFeatures", "discoverySucceeded"]);
-    const [started] = deps.logs.find("discoverMcpFeatures");
+    expect(deps.logs.lines.map((line) => line.msg)).toEqual(["discoverMcpCapabilities", "discoverySucceeded"]);
+    const [started] = deps.logs.find("discoverMcpCapabilities");
     expect(started).toMatchObject({ level: "info", integrationId: INTEGRATION_ID, orgId: ORG_ID });
     const [succeeded] = deps.logs.find("discoverySucceeded");
     expect(succeeded).toMatchObject({
