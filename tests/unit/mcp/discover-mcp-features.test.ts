@@ -246,7 +246,10 @@ describe("DiscoverMcpFeatures", () => {
 
     await useCase.execute(userContext(), { integrationId: INTEGRATION_ID });
 
-    expect(deps.logs.lines.map((line) => line.msg)).toEqual(["discoverMcpCapabilities", "discoverySucceeded"]);
+    expect(deps.logs.lines.map((line) => line.msg)).toEqual([
+      "discoverMcpCapabilities",
+      "discoverySucceeded",
+    ]);
     const [started] = deps.logs.find("discoverMcpCapabilities");
     expect(started).toMatchObject({ level: "info", integrationId: INTEGRATION_ID, orgId: ORG_ID });
     const [succeeded] = deps.logs.find("discoverySucceeded");
