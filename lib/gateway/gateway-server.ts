@@ -1,6 +1,6 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolRequest, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -28,7 +28,7 @@ import { allows } from "@/lib/tools/scope";
 import { claimUniqueNames, integrationToolName } from "@/lib/tools/tool-names";
 import type { ToolDescriptor } from "@/lib/tools/types";
 import { pageOf } from "./list-pages";
-import { invalidParams, upstreamError } from "./mcp-errors";
+import { internalError, invalidParams, upstreamError } from "./mcp-errors";
 import { CALL_TOOL, callToolArgs, FIND_TOOLS, findTools, findToolsArgs, metaTools } from "./meta-tools";
 import { gatewayResourceUri, parseGatewayResourceUri } from "./resource-names";
 import { relayForRequest } from "./sessions/request-relay";
@@ -43,6 +43,15 @@ function asJsonResult(value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
 }
 
+/** How one call runs: cancelled by its signal; in a session, relaying what the upstream server says during it. */
+export type GatewayCall = { signal: AbortSignal; relay?: ReturnType<typeof relayForRequest> };
+
+/** A call handled by an SDK server: its signal, and its session's relay. */
+export const sdkCall = (extra: RequestExtra, session?: GatewaySession): GatewayCall => ({
+  signal: extra.signal,
+  relay: relayForRequest(session, extra),
+});
+
 /**
  * A catalog call as an MCP result: every failure is an error result the client can read, never a crash. In a
  * session, what the upstream server says during the call (progress, questions, log messages) reaches the client.
@@ -52,12 +61,10 @@ export async function callCatalogTool(
   ctx: ApiKeyContext,
   name: string,
   args: Record<string, unknown>,
-  extra: RequestExtra,
-  session?: GatewaySession,
+  { signal, relay }: GatewayCall,
 ): Promise<CallToolResult> {
-  const relay = relayForRequest(session, extra);
   const result = await withDownstreamRelay(relay, () =>
-    callTool(db, ctx, name, args, { surface: "gateway", scope: ctx.toolScope, signal: extra.signal }),
+    callTool(db, ctx, name, args, { surface: "gateway", scope: ctx.toolScope, signal }),
   );
   await relay?.sent();
   const content: CallToolResult["content"] = result.content.length
@@ -68,6 +75,38 @@ export async function callCatalogTool(
     ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
     ...(result.isError ? { isError: true } : {}),
   };
+}
+
+/** What the gateway's tools/call answers: find_tools and call_tool, or a tool of the catalog by its name. */
+export async function gatewayToolCall(
+  db: Database,
+  ctx: ApiKeyContext,
+  params: CallToolRequest["params"],
+  call: GatewayCall,
+): Promise<CallToolResult> {
+  const { name } = params;
+  const args = params.arguments ?? {};
+  if (name === FIND_TOOLS) {
+    const parsed = findToolsArgs.safeParse(args);
+    if (!parsed.success) return errorResult(parsed.error.issues.map((issue) => issue.message).join("; "));
+    const tools = await listTools(db, ctx, { scope: ctx.toolScope }).catch((error: unknown) => {
+      throw internalError(error, "find_tools could not list the tools");
+    });
+    const found = findTools(tools, parsed.data.query, parsed.data.limit);
+    return asJsonResult({
+      tools: found.map(({ name: toolName, description, inputSchema }) => ({
+        name: toolName,
+        description,
+        inputSchema,
+      })),
+    });
+  }
+  if (name === CALL_TOOL) {
+    const parsed = callToolArgs.safeParse(args);
+    if (!parsed.success) return errorResult(parsed.error.issues.map((issue) => issue.message).join("; "));
+    return callCatalogTool(db, ctx, parsed.data.name, parsed.data.arguments, call);
+  }
+  return callCatalogTool(db, ctx, name, args, call);
 }
 
 const toolListOf = (tools: readonly Omit<ToolDescriptor, "source">[]): ListToolsResult => ({
@@ -162,35 +201,15 @@ export function createGatewayServer(db: Database, ctx: ApiKeyContext, session?: 
     );
     return integrations;
   };
-  const listScoped = () => listTools(db, ctx, { scope: ctx.toolScope });
   const useCases = mcpUseCases(db);
 
   server.setRequestHandler(ListToolsRequestSchema, async (request) =>
     paged("tools", (await gatewayToolList(db, ctx)).tools, request.params?.cursor),
   );
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name } = request.params;
-    const args = request.params.arguments ?? {};
-    if (name === FIND_TOOLS) {
-      const parsed = findToolsArgs.safeParse(args);
-      if (!parsed.success) return errorResult(parsed.error.issues.map((issue) => issue.message).join("; "));
-      const found = findTools(await listScoped(), parsed.data.query, parsed.data.limit);
-      return asJsonResult({
-        tools: found.map(({ name: toolName, description, inputSchema }) => ({
-          name: toolName,
-          description,
-          inputSchema,
-        })),
-      });
-    }
-    if (name === CALL_TOOL) {
-      const parsed = callToolArgs.safeParse(args);
-      if (!parsed.success) return errorResult(parsed.error.issues.map((issue) => issue.message).join("; "));
-      return callCatalogTool(db, ctx, parsed.data.name, parsed.data.arguments, extra, session);
-    }
-    return callCatalogTool(db, ctx, name, args, extra, session);
-  });
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    gatewayToolCall(db, ctx, request.params, sdkCall(extra, session)),
+  );
 
   server.setRequestHandler(ListResourcesRequestSchema, async (request) =>
     paged(

@@ -17,7 +17,7 @@ import { orgCatalog } from "@/lib/tools/catalog-cache";
 import { discoverMissing, refreshStaleDiscoveries } from "@/lib/tools/refresh-discoveries";
 import { allows } from "@/lib/tools/scope";
 import { integrationToolName } from "@/lib/tools/tool-names";
-import { callCatalogTool, paged, requestServer } from "./gateway-server";
+import { callCatalogTool, paged, requestServer, sdkCall } from "./gateway-server";
 import { invalidParams, upstreamError } from "./mcp-errors";
 import type { GatewaySession } from "./sessions/session-store";
 import { serveSubscriptions } from "./sessions/subscriptions";
@@ -71,7 +71,7 @@ export function createIntegrationServer(
     if (!discovered.tools.some((tool) => tool.name === name))
       return { isError: true, content: [{ type: "text", text: `Unknown tool: ${name}` }] };
     const catalogName = integrationToolName(integration.slug, name);
-    return callCatalogTool(db, ctx, catalogName, request.params.arguments ?? {}, extra, session);
+    return callCatalogTool(db, ctx, catalogName, request.params.arguments ?? {}, sdkCall(extra, session));
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, (request) =>

@@ -1,6 +1,11 @@
 import { getEnv } from "@/lib/env";
-import { createGatewayServer, serializedGatewayToolList } from "@/lib/gateway/gateway-server";
+import {
+  createGatewayServer,
+  gatewayToolCall,
+  serializedGatewayToolList,
+} from "@/lib/gateway/gateway-server";
 import { serveMcpDelete, serveMcpGet, serveMcpPost } from "@/lib/gateway/serve-mcp";
+import { loneToolsCall, toolsCallAnswer } from "@/lib/gateway/tools-call-answer";
 import { loneToolsListId, toolsListAnswer } from "@/lib/gateway/tools-list-answer";
 import { uncompressedApiRoute } from "@/lib/http/api-route";
 import { serveFromNode } from "@/lib/http/serve-from-node";
@@ -12,7 +17,7 @@ const ENDPOINT = "gateway";
 
 /**
  * The MCP gateway over Streamable HTTP: each POST gets a fresh server scoped to the API key's organization (a
- * lone tools/list, only the key's listing serialized once), and a session, if the client keeps one, lives in the
+ * lone tools/list, only the key's listing serialized once; a lone tools/call, only the call), and a session, if the client keeps one, lives in the
  * database, so any instance answers any request.
  */
 export const POST = uncompressedApiRoute("POST /api/mcp", (request, { db }) =>
@@ -25,6 +30,13 @@ export const POST = uncompressedApiRoute("POST /api/mcp", (request, { db }) =>
       const serialized = await serializedGatewayToolList(db, ctx).catch(() => undefined);
       if (serialized) return toolsListAnswer(listId, serialized);
     }
+    // A lone tools/call without a session (most calls) is answered as the SDK server would, without building one;
+    // a client that hangs up cancels it.
+    const call = session ? undefined : loneToolsCall(request.headers, parsedBody);
+    if (call)
+      return toolsCallAnswer(call.id, () =>
+        gatewayToolCall(db, ctx, call.params, { signal: request.signal }),
+      );
     return createGatewayServer(db, ctx, session);
   }),
 );

@@ -1,0 +1,51 @@
+import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+  type CallToolResult,
+  CallToolResultSchema,
+  ErrorCode,
+  McpError,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
+import { jsonRpcAnswer, loneRequest } from "./lone-request";
+import { internalError } from "./mcp-errors";
+
+/** A lone tools/call that the SDK's stateless transport and server would answer plainly (see loneRequest). */
+export function loneToolsCall(
+  headers: Headers,
+  body: unknown,
+): { id: RequestId; params: CallToolRequest["params"] } | undefined {
+  const message = loneRequest(headers, body, "tools/call");
+  if (!message) return undefined;
+  // Invalid params are the SDK server's to refuse, with its message.
+  const request = CallToolRequestSchema.safeParse(body);
+  return request.success ? { id: message.id, params: request.data.params } : undefined;
+}
+
+/** A handler's failure as the SDK's server reports it (anything but an MCP error is logged, not told). */
+function errorOf(error: unknown) {
+  const { code, message, data } = internalError(error, "The tool call failed");
+  return {
+    code: Number.isSafeInteger(code) ? code : ErrorCode.InternalError,
+    message: message ?? "Internal error",
+    ...(data !== undefined ? { data } : {}),
+  };
+}
+
+/**
+ * The answer to a lone tools/call without building an SDK server and transport for it: byte for byte what they
+ * send (JSON response mode, no session), the result checked and normalized by the SDK's own schema, as its server
+ * does.
+ */
+export async function toolsCallAnswer(id: RequestId, call: () => Promise<CallToolResult>): Promise<Response> {
+  let message: object;
+  try {
+    const result = CallToolResultSchema.safeParse(await call());
+    if (!result.success)
+      throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${result.error.message}`);
+    message = { result: result.data, jsonrpc: "2.0", id };
+  } catch (error) {
+    message = { jsonrpc: "2.0", id, error: errorOf(error) };
+  }
+  return jsonRpcAnswer(JSON.stringify(message));
+}
