@@ -4,6 +4,7 @@ import ipaddr from "ipaddr.js";
 import { Agent, type Dispatcher, request } from "undici";
 import { webStreamOf } from "@/lib/http/web-stream-of";
 import { outgoingTraceHeaders } from "@/lib/tracing/tracer";
+import { singleAnswerOf } from "./single-answer";
 
 /**
  * Which addresses an integration may reach is decided by ipaddr.js's range classification (IANA's
@@ -121,21 +122,42 @@ async function encodeBody(
 }
 
 /** undici's answer as the platform's Response, which the MCP SDK and the OAuth client read. */
-function toResponse(answer: Dispatcher.ResponseData, url: URL, method: string): Response {
+function toResponse(
+  answer: Dispatcher.ResponseData,
+  url: URL,
+  method: string,
+  body: ReadableStream<Uint8Array> | string | null = webStreamOf(answer.body),
+): Response {
   const headers = new Headers();
   for (const [name, value] of Object.entries(answer.headers)) {
     if (value === undefined) continue;
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
+  if (typeof body === "string") {
+    headers.set("content-type", "application/json");
+    headers.delete("content-length");
+  }
   const bodiless = method === "HEAD" || BODILESS_STATUSES.has(answer.statusCode);
   if (bodiless) answer.body.dump().catch(() => {});
-  const response = new Response(bodiless ? null : webStreamOf(answer.body), {
+  const response = new Response(bodiless ? null : body, {
     status: answer.statusCode,
     statusText: REASON_PHRASE.test(answer.statusText) ? answer.statusText : "",
     headers,
   });
   Object.defineProperty(response, "url", { value: url.href });
   return response;
+}
+
+/**
+ * A POST answered with an event stream: as its lone answer in JSON when that is all the stream holds (see
+ * singleAnswerOf), which the MCP client reads without parsing events; otherwise as the stream.
+ */
+async function toPostResponse(answer: Dispatcher.ResponseData, url: URL): Promise<Response> {
+  const type = headerValue(answer.headers["content-type"]) ?? "";
+  if (answer.statusCode !== 200 || !/^\s*text\/event-stream\s*(;|$)/i.test(type))
+    return toResponse(answer, url, "POST");
+  const read = await singleAnswerOf(answer.body);
+  return toResponse(answer, url, "POST", "answer" in read ? read.answer : read.stream);
 }
 
 const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -191,7 +213,7 @@ export function createGuardedFetch(
       const location = headerValue(answer.headers.location);
       const status = answer.statusCode;
       if (status < 300 || status >= 400 || !location || init?.redirect === "manual") {
-        return toResponse(answer, url, method);
+        return method === "POST" ? toPostResponse(answer, url) : toResponse(answer, url, method);
       }
       await answer.body.dump().catch(() => {});
       if (init?.redirect === "error") throw new TypeError(`Redirect refused: ${url.origin}`);
