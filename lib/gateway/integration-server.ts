@@ -1,6 +1,8 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
+  type CallToolResult,
   CompleteRequestSchema,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -17,7 +19,7 @@ import { orgCatalog } from "@/lib/tools/catalog-cache";
 import { discoverMissing, refreshStaleDiscoveries } from "@/lib/tools/refresh-discoveries";
 import { allows } from "@/lib/tools/scope";
 import { integrationToolName } from "@/lib/tools/tool-names";
-import { callCatalogTool, paged, requestServer, sdkCall } from "./gateway-server";
+import { callCatalogTool, type GatewayCall, paged, requestServer, sdkCall } from "./gateway-server";
 import { invalidParams, upstreamError } from "./mcp-errors";
 import type { GatewaySession } from "./sessions/session-store";
 import { serveSubscriptions } from "./sessions/subscriptions";
@@ -40,6 +42,19 @@ export async function integrationForKey(
   refreshStaleDiscoveries(db, ctx, [integration]);
   const [current] = await discoverMissing(db, ctx, [integration]);
   return current;
+}
+
+/** A call of one of the integration's tools by its own name, through the catalog. */
+export async function integrationToolCall(
+  db: Database,
+  ctx: ApiKeyContext,
+  integration: CatalogIntegration,
+  { name, arguments: args }: CallToolRequest["params"],
+  call: GatewayCall,
+): Promise<CallToolResult> {
+  if (!integration.discovered?.tools.some((tool) => tool.name === name))
+    return { isError: true, content: [{ type: "text", text: `Unknown tool: ${name}` }] };
+  return callCatalogTool(db, ctx, integrationToolName(integration.slug, name), args ?? {}, call);
 }
 
 /**
@@ -66,13 +81,9 @@ export function createIntegrationServer(
     paged("tools", discovered.tools, request.params?.cursor),
   );
 
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-    const { name } = request.params;
-    if (!discovered.tools.some((tool) => tool.name === name))
-      return { isError: true, content: [{ type: "text", text: `Unknown tool: ${name}` }] };
-    const catalogName = integrationToolName(integration.slug, name);
-    return callCatalogTool(db, ctx, catalogName, request.params.arguments ?? {}, sdkCall(extra, session));
-  });
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    integrationToolCall(db, ctx, integration, request.params, sdkCall(extra, session)),
+  );
 
   server.setRequestHandler(ListResourcesRequestSchema, (request) =>
     paged("resources", discovered.resources, request.params?.cursor),

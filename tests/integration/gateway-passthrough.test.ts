@@ -125,6 +125,35 @@ describe("an integration's pass-through endpoint", () => {
     expect(invalid.isError).toBe(true);
   });
 
+  it.each([
+    ["a tool", { name: "echo", arguments: { message: "lone" } }],
+    ["a tool by its gateway name", { name: "remote_echo", arguments: {} }],
+    ["arguments that break the tool's schema", { name: "echo", arguments: { message: 42 } }],
+  ])(
+    "answers a lone call without a session (%s) byte for byte as its SDK server answers it in a batch",
+    async (_case, params) => {
+      const post = async (body: unknown) => {
+        const response = await POST(
+          new Request("http://localhost:3000/api/mcp/integrations/remote", {
+            method: "POST",
+            headers: {
+              host: "localhost:3000",
+              authorization: `Bearer ${keys.full}`,
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+              "mcp-protocol-version": "2025-11-25",
+            },
+            body: JSON.stringify(body),
+          }),
+          { params: Promise.resolve({ slug: "remote" }) },
+        );
+        return `${response.status} ${response.headers.get("content-type")} ${await response.text()}`;
+      };
+      const request = { jsonrpc: "2.0", id: 3, method: "tools/call", params };
+      expect(await post(request)).toBe(await post([request]));
+    },
+  );
+
   it("relays the server's resources and prompts under their own URIs and names", async () => {
     const client = await connect("remote", keys.full);
     const [resource] = (await client.listResources()).resources;

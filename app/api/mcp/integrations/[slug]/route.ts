@@ -1,6 +1,11 @@
-import { createIntegrationServer, integrationForKey } from "@/lib/gateway/integration-server";
+import {
+  createIntegrationServer,
+  integrationForKey,
+  integrationToolCall,
+} from "@/lib/gateway/integration-server";
 import { jsonRpcError } from "@/lib/gateway/json-rpc-error";
 import { serveMcpDelete, serveMcpGet, serveMcpPost } from "@/lib/gateway/serve-mcp";
+import { loneToolsCall, toolsCallAnswer } from "@/lib/gateway/tools-call-answer";
 import { uncompressedApiRoute } from "@/lib/http/api-route";
 
 export const dynamic = "force-dynamic";
@@ -16,13 +21,19 @@ export const POST = uncompressedApiRoute<{ slug: string }>(
   "POST /api/mcp/integrations/[slug]",
   async (request, { params, db }) => {
     const { slug } = await params;
-    return serveMcpPost(db, request, endpointOf(slug), async (ctx, _body, session) => {
+    return serveMcpPost(db, request, endpointOf(slug), async (ctx, body, session) => {
       const integration = await integrationForKey(db, ctx, slug);
       if (!integration)
         return jsonRpcError(
           404,
           -32001,
           `No integration "${slug}" for this key: check the slug, that the integration is enabled, and the key's scope.`,
+        );
+      // A lone tools/call without a session is answered as the SDK server would, without building one.
+      const call = session ? undefined : loneToolsCall(request.headers, body);
+      if (call)
+        return toolsCallAnswer(call.id, () =>
+          integrationToolCall(db, ctx, integration, call.params, { signal: request.signal }),
         );
       return createIntegrationServer(db, ctx, integration, session);
     });
