@@ -60,43 +60,61 @@ export const dashboardQueries = {
       .groupBy(usageRecords.tool, usageRecords.source)
       .orderBy(desc(count()))
       .limit(200),
-  integrations: (db: Database, orgId: string, range: DashboardRange) =>
-    db
+  integrations: (db: Database, orgId: string, range: DashboardRange) => {
+    // Calls are counted per integration first, then joined to the integrations: a join of every call would cost
+    // more than the counting.
+    const byIntegration = db
+      .select({
+        integrationId: usageRecords.integrationId,
+        calls: count().as("calls"),
+        errors: errors.as("errors"),
+        p50: p50.as("p50"),
+        p95: p95.as("p95"),
+      })
+      .from(usageRecords)
+      .where(and(rangeFilter(orgId, range), isNotNull(usageRecords.integrationId)))
+      .groupBy(usageRecords.integrationId)
+      .as("by_integration");
+    const orZero = (column: typeof byIntegration.calls) => sql<number>`coalesce(${column}, 0)`.mapWith(Number);
+    return db
       .select({
         integrationId: mcpIntegrations.id,
         name: mcpIntegrations.name,
         status: mcpIntegrations.status,
         lastError: mcpIntegrations.lastError,
         enabled: mcpIntegrations.enabled,
-        // Left-joined: an integration without calls has one row of nulls, which count(id) and the aggregates skip.
-        calls: sql<number>`count(${usageRecords.id})`.mapWith(Number),
-        errors,
-        p50,
-        p95,
+        calls: orZero(byIntegration.calls),
+        errors: orZero(byIntegration.errors),
+        p50: orZero(byIntegration.p50),
+        p95: orZero(byIntegration.p95),
       })
       .from(mcpIntegrations)
-      .leftJoin(
-        usageRecords,
-        and(eq(usageRecords.integrationId, mcpIntegrations.id), rangeFilter(orgId, range)),
-      )
+      .leftJoin(byIntegration, eq(byIntegration.integrationId, mcpIntegrations.id))
       .where(eq(mcpIntegrations.organizationId, orgId))
-      .groupBy(mcpIntegrations.id)
-      .orderBy(mcpIntegrations.name),
-  apiKeys: (db: Database, orgId: string, range: DashboardRange) =>
-    db
+      .orderBy(mcpIntegrations.name);
+  },
+  apiKeys: (db: Database, orgId: string, range: DashboardRange) => {
+    // The busiest keys first, then their names: only those few rows are joined.
+    const byKey = db
+      .select({ apiKeyId: usageRecords.apiKeyId, calls: count().as("calls"), errors: errors.as("errors") })
+      .from(usageRecords)
+      .where(and(rangeFilter(orgId, range), isNotNull(usageRecords.apiKeyId)))
+      .groupBy(usageRecords.apiKeyId)
+      .orderBy(desc(count()))
+      .limit(PANEL_ROWS)
+      .as("by_key");
+    return db
       .select({
-        apiKeyId: usageRecords.apiKeyId,
+        apiKeyId: byKey.apiKeyId,
         name: apiKeys.name,
         prefix: apiKeys.prefix,
-        calls: count(),
-        errors,
+        calls: byKey.calls,
+        errors: byKey.errors,
       })
-      .from(usageRecords)
-      .leftJoin(apiKeys, eq(apiKeys.id, usageRecords.apiKeyId))
-      .where(and(rangeFilter(orgId, range), isNotNull(usageRecords.apiKeyId)))
-      .groupBy(usageRecords.apiKeyId, apiKeys.name, apiKeys.prefix)
-      .orderBy(desc(count()))
-      .limit(PANEL_ROWS),
+      .from(byKey)
+      .leftJoin(apiKeys, eq(apiKeys.id, byKey.apiKeyId))
+      .orderBy(desc(byKey.calls));
+  },
   capabilities: (db: Database, orgId: string, range: DashboardRange) =>
     db
       .select({

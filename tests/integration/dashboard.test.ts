@@ -5,6 +5,7 @@ import { listAuditEvents } from "@/lib/audit/list-audit";
 import { resolveUserContext, type UserContext } from "@/lib/auth/context";
 import { registerUser } from "@/lib/auth/users";
 import type { AppError } from "@/lib/errors";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { adminOrganization } from "@/lib/usage/admin-scope";
 import { dashboardData, rangeOf } from "@/lib/usage/dashboard";
 import { joinByInvitation, registerOwners } from "./org-users";
@@ -81,6 +82,46 @@ describe("the dashboard's figures", () => {
     expect(week.totals.calls).toBe(12);
     const other = await dashboardData(handle.db, b.orgId, rangeOf("30d", now).range);
     expect(other.totals.calls).toBe(1);
+  });
+
+  it("gives each integration its calls in the range, and zeros to one never called", async () => {
+    const [called, idle] = await Promise.all(
+      ["Called", "Idle"].map((name) =>
+        createIntegration(handle.db, a, {
+          source: "custom",
+          name,
+          transport: "streamable-http",
+          url: `https://${name.toLowerCase()}.example.com/mcp`,
+        }),
+      ),
+    );
+    const call = (orgId: string, days: number, latencyMs: number, outcome: "ok" | "failed") => ({
+      organizationId: orgId,
+      occurredAt: daysAgo(days),
+      surface: "gateway" as const,
+      tool: "called_echo",
+      source: "integration" as const,
+      integrationId: called?.id,
+      outcome,
+      latencyMs,
+    });
+    await handle.db
+      .insert(usageRecords)
+      .values([
+        call(a.orgId, 1, 10, "ok"),
+        call(a.orgId, 2, 20, "failed"),
+        call(a.orgId, 3, 30, "ok"),
+        call(a.orgId, 60, 5, "ok"),
+        call(b.orgId, 1, 7, "ok"),
+      ]);
+    const { integrations } = await dashboardData(handle.db, a.orgId, rangeOf("30d", now).range);
+    expect(
+      integrations.map(({ name, calls, errors, p50, p95 }) => ({ name, calls, errors, p50, p95 })),
+    ).toEqual([
+      { name: "Called", calls: 3, errors: 1, p50: 20, p95: 29 },
+      { name: "Idle", calls: 0, errors: 0, p50: 0, p95: 0 },
+    ]);
+    expect(integrations[1]?.integrationId).toBe(idle?.id);
   });
 
   it("opens an organization's dashboard to its owners and admins, and any to a superadmin", async () => {
