@@ -1,0 +1,240 @@
+import Link from "next/link";
+import { AuditChange } from "@/components/admin/audit-change";
+import { CallsChart } from "@/components/admin/calls-chart";
+import { PayloadSetting } from "@/components/admin/payload-setting";
+import { StatTable } from "@/components/admin/stat-table";
+import { HealthStrip } from "@/components/health/health-strip";
+import { Card, CardTitle } from "@/components/ui/card";
+import { AUDIT_KINDS, listAuditEvents } from "@/lib/audit/list-audit";
+import type { SignedInPage } from "@/lib/auth/request-context";
+import { cn } from "@/lib/cn";
+import { recentHealthByIntegration } from "@/lib/health/health-round";
+import { plural } from "@/lib/plural";
+import { type DashboardRange, dashboardData, PANEL_ROWS } from "@/lib/usage/dashboard";
+
+const ms = (value: number) => `${Math.round(value)} ms`;
+const percent = (part: number, whole: number) => (whole ? `${((part / whole) * 100).toFixed(1)}%` : "—");
+
+/** The dashboard's figures for one organization and range: totals, the chart, the panels and the audit log. */
+export async function DashboardPanels({
+  db,
+  org,
+  ownOrganization,
+  range,
+  auditKind,
+  link,
+}: {
+  db: SignedInPage["db"];
+  org: { id: string; recordToolPayloads: boolean };
+  /** Whether it is the viewer's own organization, whose settings they may change here. */
+  ownOrganization: boolean;
+  range: DashboardRange;
+  auditKind: string | undefined;
+  link: (changes: Record<string, string | undefined>) => string;
+}) {
+  const [data, audit, health] = await Promise.all([
+    dashboardData(db, org.id, range),
+    listAuditEvents(db, org.id, { range, kind: auditKind }),
+    recentHealthByIntegration(db, org.id),
+  ]);
+  const { totals } = data;
+  return (
+    <>
+      <section
+        aria-label="Totals"
+        className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6"
+        data-testid="totals"
+      >
+        {[
+          ["Tool calls", totals.calls.toLocaleString("en")],
+          ["Error rate", percent(totals.errors, totals.calls)],
+          ["p50 / p95", `${ms(totals.p50)} / ${ms(totals.p95)}`],
+          ["Active users", String(totals.activeUsers)],
+          ["API keys used", String(totals.apiKeys)],
+          ["Conversations", String(totals.conversations)],
+        ].map(([label, value]) => (
+          <Card key={label} className="p-4">
+            <p className="text-xs text-muted-foreground">{label}</p>
+            <p className="mt-1 text-lg font-semibold tabular-nums">{value}</p>
+          </Card>
+        ))}
+      </section>
+
+      {ownOrganization ? (
+        <Card>
+          <PayloadSetting enabled={org.recordToolPayloads} />
+        </Card>
+      ) : null}
+
+      <Card>
+        <CardTitle>Tool calls over time</CardTitle>
+        <CallsChart daily={data.daily} />
+      </Card>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardTitle>Integrations</CardTitle>
+          <StatTable
+            caption="Health, error rate and latency of each integration"
+            rows={data.integrations}
+            rowKey={(row) => row.integrationId}
+            empty="No integrations yet."
+            columns={[
+              {
+                label: "Integration",
+                cell: (row) => (
+                  <span title={row.lastError ?? undefined}>
+                    {row.name}{" "}
+                    <span
+                      className={cn(
+                        "text-xs",
+                        row.status === "failing" ? "text-destructive" : "text-muted-foreground",
+                      )}
+                    >
+                      {row.enabled ? row.status : "disabled"}
+                    </span>
+                  </span>
+                ),
+              },
+              {
+                label: "Health",
+                cell: (row) => <HealthStrip checks={health.get(row.integrationId) ?? []} />,
+              },
+              { label: "Calls", cell: (row) => row.calls, numeric: true },
+              { label: "Errors", cell: (row) => percent(row.errors, row.calls), numeric: true },
+              { label: "p50", cell: (row) => (row.calls ? ms(row.p50) : "—"), numeric: true },
+              { label: "p95", cell: (row) => (row.calls ? ms(row.p95) : "—"), numeric: true },
+            ]}
+          />
+        </Card>
+        <Card>
+          <CardTitle>Top tools</CardTitle>
+          <StatTable
+            caption="The most called tools with their error rate and latency"
+            rows={data.topTools}
+            rowKey={(row) => row.tool}
+            empty="No tool calls in this range."
+            columns={[
+              { label: "Tool", cell: (row) => <code className="text-xs">{row.tool}</code> },
+              { label: "Calls", cell: (row) => row.calls, numeric: true },
+              { label: "Errors", cell: (row) => row.errors, numeric: true },
+              { label: "p50", cell: (row) => ms(row.p50), numeric: true },
+              { label: "p95", cell: (row) => ms(row.p95), numeric: true },
+            ]}
+          />
+        </Card>
+        <Card>
+          <CardTitle>Failing tools</CardTitle>
+          <StatTable
+            caption="Tools with errors in this range"
+            rows={data.failingTools}
+            rowKey={(row) => row.tool}
+            empty="No failures in this range."
+            columns={[
+              { label: "Tool", cell: (row) => <code className="text-xs">{row.tool}</code> },
+              { label: "Errors", cell: (row) => row.errors, numeric: true },
+              { label: "of calls", cell: (row) => percent(row.errors, row.calls), numeric: true },
+            ]}
+          />
+        </Card>
+        <Card>
+          <CardTitle>API keys</CardTitle>
+          <StatTable
+            caption="Calls made with each API key"
+            rows={data.apiKeys}
+            rowKey={(row) => row.apiKeyId ?? "unknown"}
+            empty="No calls with API keys in this range."
+            columns={[
+              { label: "Key", cell: (row) => (row.name ? `${row.name} (${row.prefix}…)` : "deleted key") },
+              { label: "Calls", cell: (row) => row.calls, numeric: true },
+              { label: "Errors", cell: (row) => row.errors, numeric: true },
+            ]}
+          />
+          {totals.apiKeys > data.apiKeys.length ? (
+            <p className="text-xs text-muted-foreground">
+              The {data.apiKeys.length} busiest of {plural(totals.apiKeys, "key")}.
+            </p>
+          ) : null}
+        </Card>
+        <Card>
+          <CardTitle>Capabilities</CardTitle>
+          <StatTable
+            caption="Calls of the organization's capabilities"
+            rows={data.capabilities}
+            rowKey={(row) => row.capabilityId ?? row.tool}
+            empty={`No capability calls in this range (${plural(data.capabilityCount, "capability", "capabilities")}).`}
+            columns={[
+              { label: "Capability", cell: (row) => <code className="text-xs">{row.tool}</code> },
+              { label: "Calls", cell: (row) => row.calls, numeric: true },
+              { label: "Errors", cell: (row) => row.errors, numeric: true },
+              { label: "p50", cell: (row) => ms(row.p50), numeric: true },
+            ]}
+          />
+          {data.capabilities.length === PANEL_ROWS ? (
+            <p className="text-xs text-muted-foreground">The {PANEL_ROWS} busiest capabilities.</p>
+          ) : null}
+        </Card>
+      </div>
+
+      <Card>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <CardTitle>Audit log</CardTitle>
+          <nav aria-label="Audit filter" className="flex flex-wrap gap-1 text-xs">
+            {[undefined, ...AUDIT_KINDS].map((kind) => (
+              <Link
+                key={kind ?? "all"}
+                href={link({ audit: kind })}
+                aria-current={kind === auditKind ? "page" : undefined}
+                className={cn(
+                  "rounded-full border px-2 py-0.5",
+                  kind === auditKind ? "bg-muted font-medium" : "hover:bg-muted",
+                )}
+              >
+                {kind ? kind.replace("_", " ") : "all"}
+              </Link>
+            ))}
+          </nav>
+        </div>
+        <StatTable
+          caption="Changes in this range, newest first"
+          rows={audit}
+          rowKey={(row) => String(row.id)}
+          empty="No changes in this range."
+          columns={[
+            { label: "When", cell: (row) => row.occurredAt.toISOString().replace("T", " ").slice(0, 16) },
+            {
+              label: "Who",
+              cell: (row) => row.actorEmail ?? (row.actorKey ? `key ${row.actorKey}` : "operator"),
+            },
+            { label: "What", cell: (row) => <code className="text-xs">{row.action}</code> },
+            { label: "Target", cell: (row) => row.targetName ?? "—" },
+            {
+              label: "Change",
+              cell: (row) => <AuditChange before={row.before} after={row.after} />,
+            },
+          ]}
+        />
+      </Card>
+    </>
+  );
+}
+
+/** What shows while the figures load: the panels' outlines, announced as loading. */
+export function DashboardPanelsLoading() {
+  return (
+    <div className="grid gap-6" aria-busy="true" aria-live="polite">
+      <p className="sr-only">Loading the figures…</p>
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+        {["calls", "errors", "latency", "users", "keys", "conversations"].map((name) => (
+          <Card key={name} className="h-[74px] animate-pulse bg-muted/40 p-4" />
+        ))}
+      </div>
+      <Card className="h-72 animate-pulse bg-muted/40" />
+      <div className="grid gap-6 lg:grid-cols-2">
+        {["integrations", "tools"].map((name) => (
+          <Card key={name} className="h-48 animate-pulse bg-muted/40" />
+        ))}
+      </div>
+    </div>
+  );
+}
