@@ -75,7 +75,8 @@ export const dashboardQueries = {
       .where(and(rangeFilter(orgId, range), isNotNull(usageRecords.integrationId)))
       .groupBy(usageRecords.integrationId)
       .as("by_integration");
-    const orZero = (column: typeof byIntegration.calls) => sql<number>`coalesce(${column}, 0)`.mapWith(Number);
+    const orZero = (column: typeof byIntegration.calls) =>
+      sql<number>`coalesce(${column}, 0)`.mapWith(Number);
     return db
       .select({
         integrationId: mcpIntegrations.id,
