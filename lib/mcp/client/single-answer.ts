@@ -2,6 +2,8 @@ import type { Readable } from "node:stream";
 
 // How long a stream that has given its answer may take to end before it is passed on as a stream after all.
 const END_WAIT_MS = 20;
+// A larger answer is passed on as the stream it is: the saving is for the many small answers.
+const MAX_HELD_BYTES = 1024 * 1024;
 
 type Chunks = AsyncIterator<unknown>;
 type Read = IteratorResult<unknown> | { failed: unknown };
@@ -30,13 +32,16 @@ class EventScan {
   answer: string | undefined;
   private decoder = new TextDecoder();
   private rest = "";
+  private scanned = 0;
   private data: string | undefined;
   private type = "";
 
   push(bytes: Uint8Array | undefined): void {
     this.rest += bytes ? this.decoder.decode(bytes, { stream: true }) : this.decoder.decode();
     let start = 0;
-    for (let i = 0; i < this.rest.length && this.plain; i++) {
+    // A long line comes in many chunks: what was already looked at is not looked at again.
+    let i = this.scanned;
+    for (; i < this.rest.length && this.plain; i++) {
       const char = this.rest[i];
       if (char !== "\n" && char !== "\r") continue;
       // A CR at the end of what came so far may be the first half of a CRLF.
@@ -46,6 +51,7 @@ class EventScan {
       start = i + 1;
     }
     this.rest = this.rest.slice(start);
+    this.scanned = i - start;
   }
 
   private line(line: string): void {
@@ -110,6 +116,7 @@ export async function singleAnswerOf(
   const chunks = body[Symbol.asyncIterator]();
   const held: Uint8Array[] = [];
   const scan = new EventScan();
+  let size = 0;
   for (;;) {
     let next = read(chunks);
     if (scan.answer !== undefined) {
@@ -131,7 +138,8 @@ export async function singleAnswerOf(
     }
     const bytes = bytesOf(result.value);
     held.push(bytes);
+    size += bytes.length;
     scan.push(bytes);
-    if (!scan.plain) return { stream: replay(held, undefined, chunks, body) };
+    if (!scan.plain || size > MAX_HELD_BYTES) return { stream: replay(held, undefined, chunks, body) };
   }
 }

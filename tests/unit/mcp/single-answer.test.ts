@@ -77,6 +77,19 @@ describe("an event stream answering a POST", () => {
     expect(await textOf((read as { stream: ReadableStream<Uint8Array> }).stream)).toBe(chunks.join(""));
   });
 
+  it("reads an answer that comes in many small chunks", async () => {
+    const big = `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"${"x".repeat(500_000)}"}]}}`;
+    const read = await singleAnswerOf(streamOf(...pieces(`${PRIMING}data: ${big}\n\n`, 1024)));
+    expect((read as { answer: string }).answer).toBe(big);
+  });
+
+  it("passes on an answer of more than a megabyte as the stream it is", async () => {
+    const huge = `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"${"x".repeat(1_100_000)}"}]}}`;
+    const chunks = pieces(`${PRIMING}data: ${huge}\n\n`, 65_536);
+    const read = await singleAnswerOf(streamOf(...chunks));
+    expect(await textOf((read as { stream: ReadableStream<Uint8Array> }).stream)).toBe(chunks.join(""));
+  });
+
   it("hands the stream on at the first message that is not the answer, before the stream ends", async () => {
     const body = new PassThrough();
     body.write(PRIMING);
