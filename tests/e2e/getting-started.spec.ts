@@ -19,6 +19,8 @@ test("the Overview leads a new organization through its first hour, step by step
 
   const integrations = new IntegrationsPage(page);
   await integrations.addFromCatalog("everything");
+  // The new integration's page checks it on opening: its tools are known once that answers.
+  await expect(integrations.testResult()).toHaveText(/Connected in \d+ ms/, { timeout: 30_000 });
   await expect(await progress(page)).toHaveText("1 of 5 done");
   await expect(checklist.getByRole("link", { name: "Connect an MCP server (done)" })).toBeVisible();
 
