@@ -17,9 +17,9 @@ import {
 import {
   accessRefusals,
   createTestDeps,
+  failedAccessChecks,
   INTEGRATION_ID,
   type ListedFeatures,
-  MISSING_INTEGRATION_ID,
   makeIntegration,
   ORG_ID,
   OTHER_ORG_ID,
@@ -382,17 +382,7 @@ describe("DiscoverMcpFeatures", () => {
     ]);
   });
 
-  it.each<[string, McpIntegration[], RequestContext | null | undefined, string]>([
-    ["not signed in", [makeIntegration()], null, INTEGRATION_ID],
-    ["integration missing", [makeIntegration()], userContext(), MISSING_INTEGRATION_ID],
-    [
-      "other organization",
-      [makeIntegration({ organizationId: OTHER_ORG_ID })],
-      userContext(),
-      INTEGRATION_ID,
-    ],
-    ["integration disabled", [makeIntegration({ enabled: false })], userContext(), INTEGRATION_ID],
-  ])(
+  it.each(failedAccessChecks(null))(
     "never calls the client nor records a discovery when an access check fails (%s)",
     async (_case, rows, ctx, id) => {
       const { deps, useCase } = setup(rows);

@@ -1,6 +1,5 @@
 import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import type { RequestContext } from "@/lib/auth/context";
 import { AppError, UnauthorizedError } from "@/lib/errors";
 import {
   McpConnectionError,
@@ -16,8 +15,8 @@ import { ExecuteMcpTool, type ExecuteMcpToolCommand } from "@/lib/mcp/use-cases/
 import {
   accessRefusals,
   createTestDeps,
+  failedAccessChecks,
   INTEGRATION_ID,
-  MISSING_INTEGRATION_ID,
   makeIntegration,
   ORG_ID,
   OTHER_ORG_ID,
@@ -358,22 +357,15 @@ describe("ExecuteMcpTool", () => {
     ]);
   });
 
-  it.each<[string, McpIntegration[], RequestContext | null | undefined, string]>([
-    ["not signed in", [makeIntegration()], undefined, INTEGRATION_ID],
-    ["integration missing", [makeIntegration()], userContext(), MISSING_INTEGRATION_ID],
-    [
-      "other organization",
-      [makeIntegration({ organizationId: OTHER_ORG_ID })],
-      userContext(),
-      INTEGRATION_ID,
-    ],
-    ["integration disabled", [makeIntegration({ enabled: false })], userContext(), INTEGRATION_ID],
-  ])("never calls the client when an access check fails (%s)", async (_case, rows, ctx, id) => {
-    const { deps, useCase } = setup(rows);
+  it.each(failedAccessChecks(undefined))(
+    "never calls the client when an access check fails (%s)",
+    async (_case, rows, ctx, id) => {
+      const { deps, useCase } = setup(rows);
 
-    await expect(useCase.execute(ctx, command({ integrationId: id }))).rejects.toBeInstanceOf(AppError);
+      await expect(useCase.execute(ctx, command({ integrationId: id }))).rejects.toBeInstanceOf(AppError);
 
-    expect(deps.client.callCount).toBe(0);
-    expect(deps.configsBuiltFor).toEqual([]);
-  });
+      expect(deps.client.callCount).toBe(0);
+      expect(deps.configsBuiltFor).toEqual([]);
+    },
+  );
 });

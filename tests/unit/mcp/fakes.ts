@@ -251,3 +251,23 @@ export const accessRefusals = [
     status: 400,
   },
 ];
+
+/**
+ * Requests every use case turns away before the client is called, one row each: the case, the integrations
+ * stored, the caller (`anonymous` stands for no one signed in, as the use case under test is given it), the id.
+ */
+export function failedAccessChecks<Anonymous extends null | undefined>(
+  anonymous: Anonymous,
+): [string, McpIntegration[], RequestContext | Anonymous, string][] {
+  return [
+    ["not signed in", [makeIntegration()], anonymous, INTEGRATION_ID],
+    ["integration missing", [makeIntegration()], userContext(), MISSING_INTEGRATION_ID],
+    [
+      "other organization",
+      [makeIntegration({ organizationId: OTHER_ORG_ID })],
+      userContext(),
+      INTEGRATION_ID,
+    ],
+    ["integration disabled", [makeIntegration({ enabled: false })], userContext(), INTEGRATION_ID],
+  ];
+}
