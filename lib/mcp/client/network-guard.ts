@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
+import { mediaTypeEssence } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import ipaddr from "ipaddr.js";
 import { Agent, type Dispatcher, request } from "undici";
 import { webStreamOf } from "@/lib/http/web-stream-of";
@@ -153,9 +154,8 @@ function toResponse(
  * singleAnswerOf), which the MCP client reads without parsing events; otherwise as the stream.
  */
 async function toPostResponse(answer: Dispatcher.ResponseData, url: URL): Promise<Response> {
-  const type = headerValue(answer.headers["content-type"]) ?? "";
-  if (answer.statusCode !== 200 || !/^\s*text\/event-stream\s*(;|$)/i.test(type))
-    return toResponse(answer, url, "POST");
+  const type = mediaTypeEssence(headerValue(answer.headers["content-type"]));
+  if (answer.statusCode !== 200 || type !== "text/event-stream") return toResponse(answer, url, "POST");
   const read = await singleAnswerOf(answer.body);
   return toResponse(answer, url, "POST", "answer" in read ? read.answer : read.stream);
 }
