@@ -136,6 +136,13 @@ export const mcpIntegrations = pgTable(
     lastCheckedAt: timestamp("last_checked_at", { withTimezone: true }),
     lastLatencyMs: integer("last_latency_ms"),
     /**
+     * How its server is doing from calls and checks (healthy, degraded, failing, recovering), why in plain words,
+     * and since when: written by the instance that saw it change.
+     */
+    state: text("state").$type<"healthy" | "degraded" | "failing" | "recovering">(),
+    stateCause: text("state_cause"),
+    stateChangedAt: timestamp("state_changed_at", { withTimezone: true }),
+    /**
      * The latest discovery (tools, resources, prompts), so listings never wait on a live server. `json`, not `jsonb`:
      * it keeps the key order of the input schemas as the server sent them.
      */

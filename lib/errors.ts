@@ -10,6 +10,7 @@ export type ErrorType =
   | "unsupported_media_type"
   | "rate_limit"
   | "unavailable"
+  | "bad_gateway"
   | "internal";
 
 const statusByType: Record<ErrorType, number> = {
@@ -22,6 +23,7 @@ const statusByType: Record<ErrorType, number> = {
   unsupported_media_type: 415,
   rate_limit: 429,
   unavailable: 503,
+  bad_gateway: 502,
   internal: 500,
 };
 

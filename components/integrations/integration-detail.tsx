@@ -131,7 +131,7 @@ export function IntegrationDetail({
               </Button>
               <ConfirmButton
                 title={`Delete ${integration.name}?`}
-                description="Its tools disappear from chat, the REST API and the MCP endpoint at once. Stored credentials are deleted."
+                description="Its tools disappear from chat, the REST API and the MCP endpoint at once. Stored credentials, and any data its bundled server kept, are deleted."
                 confirmLabel="Delete"
                 disabled={pending}
                 onConfirm={() =>

@@ -27,7 +27,9 @@ async function checkOne(db: Database, integration: McpIntegration) {
   const started = performance.now();
   let error: string | null = null;
   try {
-    await mcpUseCases(db).discover(ctx, { integrationId: integration.id });
+    // On a connection of its own: a pooled session the server forgot must not pass for the server being down, nor
+    // the check keep an idle session alive.
+    await mcpUseCases(db).discover(ctx, { integrationId: integration.id }, { fresh: true });
   } catch (failure) {
     error = failure instanceof AppError ? failure.message : "Unexpected error";
   }

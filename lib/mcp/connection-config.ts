@@ -1,8 +1,7 @@
 import path from "node:path";
 import { decryptSecret } from "@/lib/crypto/secret-box";
-import { dataDir } from "@/lib/data-dir";
 import { getEnv } from "@/lib/env";
-import { bundledCommand, findPreset } from "./presets";
+import { bundledCommand, findPreset, integrationDataFolder } from "./presets";
 import type { CatalogIntegration } from "./repository";
 import type { McpConnectionConfig, McpOAuthConnection } from "./types";
 
@@ -27,10 +26,18 @@ export function buildConnectionConfig(
     const entry = integration.presetKey ? findPreset(integration.presetKey) : undefined;
     const env = decryptAll(integration.envEncrypted);
     if (entry?.bundled) {
-      // The memory server keeps its graph per integration in the data folder.
-      if (entry.key === "memory")
-        env.MEMORY_FILE_PATH ??= path.join(dataDir(), "mcp-memory", `${integration.id}.jsonl`);
-      return { ...base, transport: "stdio", ...bundledCommand(entry), env };
+      const { dataFile, packageName } = entry.bundled;
+      // A server that keeps data keeps it per integration, in a folder made for it before it starts.
+      const dataFolder = dataFile ? integrationDataFolder(integration.id) : undefined;
+      if (dataFile && dataFolder) env[dataFile.env] ??= path.join(dataFolder, dataFile.name);
+      return {
+        ...base,
+        transport: "stdio",
+        ...bundledCommand(entry),
+        env,
+        displayName: packageName,
+        ...(dataFolder ? { dataFolder } : {}),
+      };
     }
     return { ...base, transport: "stdio", command: integration.command ?? "", args: integration.args, env };
   }

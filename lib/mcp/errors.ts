@@ -1,4 +1,6 @@
+import { ErrorCode as RpcErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { AppError, type ErrorCode } from "@/lib/errors";
+import type { IntegrationState } from "./integration-state";
 
 export const McpErrorCode = {
   MCP_INTEGRATION_NOT_FOUND: "not_found:mcp_integration",
@@ -10,6 +12,8 @@ export const McpErrorCode = {
   MCP_OAUTH_RECONNECT: "forbidden:mcp_oauth_reconnect",
   MCP_OAUTH_FAILED: "unavailable:mcp_oauth",
   MCP_PROCESS_LIMIT: "unavailable:mcp_process_limit",
+  MCP_UNAVAILABLE: "unavailable:mcp_integration",
+  MCP_CALL_INTERRUPTED: "unavailable:mcp_interrupted",
   MCP_UNEXPECTED: "internal:mcp",
 } as const satisfies Record<string, ErrorCode>;
 
@@ -121,6 +125,61 @@ export class McpProcessLimitError extends McpError {
       server: `This server already runs ${processes}, the limit set by MCP_MAX_PROCESSES, and none is idle. Try again shortly, or ask the operator to raise the limit.`,
     };
     super(McpErrorCode.MCP_PROCESS_LIMIT, messages[limit], integrationId);
+  }
+}
+
+/** What an MCP server answered a request with instead of a result: a JSON-RPC error, as it sent it. */
+export interface UpstreamRpcError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+// The HTTP status that says the most about an upstream error: the caller's arguments, something missing, or the
+// server's own failure.
+function upstreamErrorCode(code: number): ErrorCode {
+  if (code === RpcErrorCode.InvalidParams || code === RpcErrorCode.InvalidRequest)
+    return "bad_request:mcp_upstream";
+  // -32002 is the specification's "resource not found".
+  if (code === RpcErrorCode.MethodNotFound || code === -32002) return "not_found:mcp_upstream";
+  return "bad_gateway:mcp_upstream";
+}
+
+/**
+ * The server answered with an MCP (JSON-RPC) error: it is up and said no. Its code, message and data are kept as
+ * it sent them, so MCP clients get them unchanged.
+ */
+export class McpUpstreamError extends McpError {
+  constructor(
+    integrationId: string,
+    readonly rpc: UpstreamRpcError,
+    cause?: unknown,
+  ) {
+    super(upstreamErrorCode(rpc.code), rpc.message, integrationId, cause);
+  }
+}
+
+/** The integration's server is failing, so calls are refused at once until its next try. */
+export class McpUnavailableError extends McpError {
+  constructor(
+    integrationId: string,
+    readonly state: IntegrationState,
+  ) {
+    const wait = state.nextTryAt
+      ? ` Calls resume with the next try in ${Math.max(1, Math.ceil((state.nextTryAt.getTime() - Date.now()) / 1000))} s.`
+      : " A try is under way.";
+    super(
+      McpErrorCode.MCP_UNAVAILABLE,
+      `The MCP server is ${state.state}: ${state.cause}.${wait}`,
+      integrationId,
+    );
+  }
+}
+
+/** The call's session was closed by this app (the integration changed, was disabled or deleted, or the app stops). */
+export class McpCallInterruptedError extends McpError {
+  constructor(integrationId: string, reason: string) {
+    super(McpErrorCode.MCP_CALL_INTERRUPTED, `The call was interrupted: ${reason}`, integrationId);
   }
 }
 

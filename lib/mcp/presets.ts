@@ -18,8 +18,11 @@ export interface Preset {
   transport: McpTransport;
   /** Remote servers: the endpoint. */
   url?: string;
-  /** Bundled servers: the package and its entry file, run with this Node.js. */
-  bundled?: { packageName: string; entry: string; args: string[] };
+  /**
+   * Bundled servers: the package and its entry file, run with this Node.js. `dataFile` names the variable that
+   * tells a server which file to keep its data in, and the file's name in the integration's own data folder.
+   */
+  bundled?: { packageName: string; entry: string; args: string[]; dataFile?: { env: string; name: string } };
   credentials: PresetCredential[];
   docsUrl?: string;
   /**
@@ -52,7 +55,12 @@ export const presets: Preset[] = [
     description:
       "A persistent knowledge graph of entities, relations and observations, stored in the data folder.",
     transport: "stdio",
-    bundled: { packageName: "@modelcontextprotocol/server-memory", entry: "dist/index.js", args: [] },
+    bundled: {
+      packageName: "@modelcontextprotocol/server-memory",
+      entry: "dist/index.js",
+      args: [],
+      dataFile: { env: "MEMORY_FILE_PATH", name: "memory.jsonl" },
+    },
     credentials: [],
   },
   {
@@ -112,6 +120,11 @@ export function offeredPresets(): Preset[] {
 
 export function findPreset(key: string): Preset | undefined {
   return presets.find((entry) => entry.key === key);
+}
+
+/** The folder of an integration's own data (a bundled server's files), under the data folder. */
+export function integrationDataFolder(integrationId: string): string {
+  return path.resolve(getEnv().DATA_DIR, "mcp-servers", integrationId);
 }
 
 /** The command that runs a bundled server: this Node.js and the package's entry file. */

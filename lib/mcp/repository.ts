@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, like, type SQL, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { type DiscoveredSnapshot, type McpIntegrationRow, mcpIntegrations } from "@/db/schema";
 import { publishCatalogChange } from "@/lib/tools/catalog-changes";
+import type { IntegrationState } from "./integration-state";
 import { isUuid } from "@/lib/validation";
 
 // Every query of `mcp_integrations` lives here; each function says which columns it reads, and those that do not
@@ -13,9 +14,13 @@ export type McpIntegrationPatch = Partial<NewMcpIntegration>;
 
 /**
  * An integration as the tool catalog keeps it in memory: what listing its tools and connecting to it need, without
- * the outcome of its last check (status, error, latency), which changes with every check and lists nothing.
+ * the outcome of its last check (status, error, latency) or its state, which change with checks and calls and list
+ * nothing.
  */
-export type CatalogIntegration = Omit<McpIntegration, "status" | "lastError" | "lastLatencyMs" | "updatedAt">;
+export type CatalogIntegration = Omit<
+  McpIntegration,
+  "status" | "lastError" | "lastLatencyMs" | "updatedAt" | "state" | "stateCause" | "stateChangedAt"
+>;
 
 const catalogColumns = {
   id: mcpIntegrations.id,
@@ -256,6 +261,17 @@ export async function markIntegrationFailing(db: Database, id: string, lastError
   await db
     .update(mcpIntegrations)
     .set({ status: "failing", lastError, lastCheckedAt: new Date() })
+    .where(eq(mcpIntegrations.id, id));
+}
+
+/**
+ * Keeps the integration's state as this instance saw it change; the pages read it from here. Its catalog is not
+ * told: a state lists nothing.
+ */
+export async function recordIntegrationState(db: Database, id: string, state: IntegrationState): Promise<void> {
+  await db
+    .update(mcpIntegrations)
+    .set({ state: state.state, stateCause: state.cause, stateChangedAt: state.changedAt })
     .where(eq(mcpIntegrations.id, id));
 }
 

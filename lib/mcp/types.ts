@@ -9,6 +9,8 @@ import type {
   ResourceTemplate,
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { UpstreamRpcError } from "./errors";
+import type { IntegrationState } from "./integration-state";
 
 // The MCP shapes are the SDK's own types; the domain only adds the integration each item came from.
 
@@ -34,6 +36,11 @@ export interface ToolExecutionResult {
   content: CallToolResult["content"] | null;
   structuredContent?: CallToolResult["structuredContent"];
   errorMessage?: string;
+  /**
+   * Why a call failed without the server's result: its integration is unavailable (the server is failing, or did
+   * not answer), or the server answered with an MCP error, kept as it sent it for MCP clients.
+   */
+  failure?: { kind: "unavailable"; state?: IntegrationState } | { kind: "upstream"; rpc: UpstreamRpcError };
 }
 
 export type McpTransport = "streamable-http" | "sse" | "stdio";
@@ -57,6 +64,13 @@ export type McpConnectionConfig = {
   onListChanged?: () => void;
   /** Called when the server says a resource someone subscribed to changed. */
   onResourceUpdated?: (uri: string) => void;
+  /** Told when the integration's state changes (see IntegrationState). */
+  onStateChange?: (state: IntegrationState) => void;
+  /**
+   * The caller's own session, when it keeps per-client state with the server (a pass-through client's session):
+   * it gets an upstream session of its own. Unset, calls share the integration's pooled session.
+   */
+  sessionKey?: string;
 } & (
   | {
       transport: "streamable-http" | "sse";
@@ -65,15 +79,27 @@ export type McpConnectionConfig = {
       allowPrivateNetwork: boolean;
       oauth?: McpOAuthConnection;
     }
-  | { transport: "stdio"; command: string; args: string[]; env: Record<string, string> }
+  | {
+      transport: "stdio";
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+      /** What messages call the command (a bundled server's package), never this host's path to it. */
+      displayName?: string;
+      /** A folder of the integration's own, created before the process starts (for servers that keep data). */
+      dataFolder?: string;
+    }
 );
 
 /** What the integration use cases need from an MCP client; tests may fake it. */
 export interface McpClientPort {
-  /** `signal` cancels the listing: the server is told, and the call ends at once. */
+  /**
+   * `signal` cancels the listing: the server is told, and the call ends at once. `fresh` lists over a connection
+   * of its own (a check of the server, not of a pooled session), whatever the integration's state.
+   */
   listFeatures(
     config: McpConnectionConfig,
-    options?: { signal?: AbortSignal },
+    options?: { signal?: AbortSignal; fresh?: boolean },
   ): Promise<{
     tools: Tool[];
     resources: Resource[];
@@ -97,6 +123,8 @@ export interface McpClientPort {
   complete(config: McpConnectionConfig, params: CompleteRequest["params"]): Promise<CompleteResult>;
   /** Asks the server to say when the resource changes (through the connection's `onResourceUpdated`). */
   subscribeResource(config: McpConnectionConfig, uri: string): Promise<void>;
+  /** The integration's state as this process knows it from its calls (undefined when it has made none). */
+  stateOf?(integrationId: string): IntegrationState | undefined;
 }
 
 /** What a discovery found, as stored with the integration. */

@@ -10,11 +10,24 @@ export interface OpenSessions {
   count: number;
 }
 
-// Where the session gauge reads from: the process's session pool, which says so when it is made.
+/** One integration's state as this process knows it (see IntegrationState). */
+export interface IntegrationStateSample {
+  integrationId: string;
+  state: string;
+}
+
+const STATES = ["healthy", "degraded", "failing", "recovering"] as const;
+
+// Where the session and state gauges read from: the process's session pool, which says so when it is made.
 const SESSIONS = Symbol.for("switchboard.openSessions");
+const INTEGRATION_STATES = Symbol.for("switchboard.integrationStates");
 
 export function reportOpenSessions(source: () => OpenSessions[]): void {
   (globalThis as { [SESSIONS]?: () => OpenSessions[] })[SESSIONS] = source;
+}
+
+export function reportIntegrationStates(source: () => IntegrationStateSample[]): void {
+  (globalThis as { [INTEGRATION_STATES]?: () => IntegrationStateSample[] })[INTEGRATION_STATES] = source;
 }
 
 function createMetrics(orgLabel: boolean) {
@@ -74,6 +87,27 @@ function createMetrics(orgLabel: boolean) {
         for (const { integrationId, transport, count } of source?.() ?? [])
           this.set({ integration: integrationId, transport }, count);
       },
+    }),
+    integrationState: new Gauge({
+      name: "switchboard_integration_state",
+      help: "Each integration's state as this instance sees it: 1 for its state (healthy, degraded, failing, recovering), 0 for the others.",
+      labelNames: ["integration", "state"],
+      registers: [registry],
+      collect() {
+        this.reset();
+        const source = (globalThis as { [INTEGRATION_STATES]?: () => IntegrationStateSample[] })[
+          INTEGRATION_STATES
+        ];
+        for (const { integrationId, state } of source?.() ?? [])
+          for (const name of STATES)
+            this.set({ integration: integrationId, state: name }, name === state ? 1 : 0);
+      },
+    }),
+    integrationStateChanges: new Counter({
+      name: "switchboard_integration_state_changes_total",
+      help: "Times an integration entered a state (healthy, degraded, failing, recovering) on this instance.",
+      labelNames: ["integration", "state"],
+      registers: [registry],
     }),
     discoveries: new Counter({
       name: "switchboard_discoveries_total",

@@ -1,5 +1,7 @@
 import { metrics, orgLabelOf } from "./metrics";
 
+export type { IntegrationStateSample } from "./metrics";
+
 /** A tool call through the catalog: its count and duration by surface, source and outcome. */
 export function countToolCall(
   surface: string,
@@ -25,6 +27,10 @@ export function countSessionOpened(integrationId: string, transport: string): vo
 
 export function countSessionReinitialized(integrationId: string): void {
   metrics()?.sessionsReinitialized.inc({ integration: integrationId });
+}
+
+export function countStateChange(integrationId: string, state: string): void {
+  metrics()?.integrationStateChanges.inc({ integration: integrationId, state });
 }
 
 const SANDBOX_LIMITS = new Set(["timeout", "memory", "output_too_large"]);

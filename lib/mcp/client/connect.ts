@@ -1,3 +1,4 @@
+import { mkdir } from "node:fs/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -26,6 +27,8 @@ export interface McpSession {
   client: Client;
   /** The transport actually used: a Streamable HTTP integration may have fallen back to SSE. */
   transport: "streamable-http" | "sse" | "stdio";
+  /** The server's Mcp-Session-Id for this session, when it gave one (Streamable HTTP). */
+  sessionId(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -54,6 +57,8 @@ export class ConnectTimeoutError extends Error {
 
 // The SDK gives a stdio server 4 s to exit before it kills it.
 const EXIT_WAIT_MS = 5000;
+// How long a closing session waits for the server to acknowledge its end (HTTP DELETE), at most.
+const TERMINATE_WAIT_MS = 1000;
 
 /**
  * A client that takes the server's elicitation and sampling requests and log messages, and hands each to the call
@@ -113,7 +118,18 @@ async function connectWith(transport: Transport, config: McpConnectionConfig, ki
     clearTimeout(timer);
     throw error;
   }
-  return { client, transport: kind, close: () => client.close() } satisfies McpSession;
+  return {
+    client,
+    transport: kind,
+    sessionId: () => (transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined),
+    close: async () => {
+      // The server is told the session ended (Streamable HTTP's DELETE), so it frees it too; briefly, as it may be
+      // the reason the session is closed.
+      if (transport instanceof StreamableHTTPClientTransport && transport.sessionId)
+        await withDeadline(transport.terminateSession(), TERMINATE_WAIT_MS, "").catch(() => {});
+      await client.close();
+    },
+  } satisfies McpSession;
 }
 
 // Servers that predate Streamable HTTP answer its POST with one of these; the spec says to try SSE then.
@@ -122,6 +138,8 @@ const FALLBACK_STATUSES = new Set([400, 404, 405]);
 /** Opens a session: stdio as a child process, HTTP as Streamable HTTP with a fallback to the older SSE transport. */
 export async function openMcpSession(config: McpConnectionConfig): Promise<McpSession> {
   if (config.transport === "stdio") {
+    // A server that keeps data gets its folder before it starts (it may not create it itself).
+    if (config.dataFolder) await mkdir(config.dataFolder, { recursive: true });
     const transport = new StdioClientTransport({
       command: config.command,
       args: config.args,

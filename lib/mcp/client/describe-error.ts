@@ -1,21 +1,16 @@
-import { UnauthorizedError as SdkUnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ErrorCode, McpError as SdkMcpError } from "@modelcontextprotocol/sdk/types.js";
-import { McpConnectionError, McpError, McpUnauthorizedError } from "../errors";
+import { McpError as SdkMcpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  McpConnectionError,
+  McpError,
+  McpUnauthorizedError,
+  McpUpstreamError,
+  type UpstreamRpcError,
+} from "../errors";
 import type { McpConnectionConfig } from "../types";
 import { ConnectTimeoutError } from "./connect";
+import { type Failure, failureOf } from "./failure-kind";
+import { hideHostPaths } from "./host-paths";
 import { PrivateNetworkError } from "./network-guard";
-
-function causeCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-    const code = (current as NodeJS.ErrnoException).code;
-    if (typeof code === "string") return code;
-    if (current instanceof PrivateNetworkError) return "PRIVATE";
-    current = current.cause;
-  }
-  return undefined;
-}
 
 function findPrivateNetworkError(error: unknown): PrivateNetworkError | undefined {
   let current: unknown = error;
@@ -27,69 +22,72 @@ function findPrivateNetworkError(error: unknown): PrivateNetworkError | undefine
 }
 
 function where(config: McpConnectionConfig): string {
-  return config.transport === "stdio" ? `the command "${config.command}"` : new URL(config.url).host;
+  return config.transport === "stdio"
+    ? `the command "${config.displayName ?? config.command}"`
+    : new URL(config.url).host;
+}
+
+/**
+ * The error as the server sent it: the SDK's client prefixes its message with "MCP error <code>: ", once, which
+ * is taken off again, so the message is the server's own.
+ */
+export function upstreamRpcError(error: SdkMcpError): UpstreamRpcError {
+  const prefix = `MCP error ${error.code}: `;
+  const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  return { code: error.code, message, ...(error.data !== undefined ? { data: error.data } : {}) };
+}
+
+/** The message of a failure that is not the server's answer, naming where, never a credential or a host path. */
+function messageOf(error: unknown, failure: Failure, config: McpConnectionConfig): string {
+  const at = where(config);
+  switch (failure.kind) {
+    case "refused":
+      return `Could not connect to ${at}: connection refused.`;
+    case "timeout":
+      return error instanceof ConnectTimeoutError
+        ? error.message
+        : `The MCP server did not answer within ${Math.round(config.timeoutMs / 1000)} s.`;
+    case "unreachable": {
+      const privateNetwork = findPrivateNetworkError(error);
+      if (privateNetwork) return privateNetwork.message;
+      if (failure.cause === "the host was not found") return `Could not find the host ${at}.`;
+      if (failure.cause === "the command was not found") return `Could not start ${at}: command not found.`;
+      return `Could not connect to ${at}.`;
+    }
+    case "session-lost":
+      return `${at} restarted and forgot our session; the next call opens a new one.`;
+    case "dropped":
+      return failure.cause.startsWith("the server")
+        ? `The MCP server ${failure.cause.slice("the server ".length)}.`
+        : `${at}: ${failure.cause}.`;
+    case "not-mcp":
+      if (failure.status !== undefined) return `${at} ${failure.cause}.`;
+      if (failure.cause === "did not answer as an MCP server")
+        return `${at} did not answer as an MCP server (${hideHostPaths((error as Error).message)}).`;
+      return `${at} ${failure.cause}.`;
+    default:
+      return `Could not talk to ${at}: ${hideHostPaths(error instanceof Error ? error.message : String(error))}`;
+  }
 }
 
 /**
  * Turns whatever the SDK, fetch or a child process threw into a domain error whose message tells an
- * administrator what went wrong, without internals.
+ * administrator what went wrong, without internals: the server's own MCP error (kept as it sent it), refused
+ * credentials, or a connection failure that says what happened.
  */
-export function describeMcpFailure(error: unknown, config: McpConnectionConfig): McpError {
+export function describeMcpFailure(
+  error: unknown,
+  config: McpConnectionConfig,
+  failure = failureOf(error, config.timeoutMs),
+): McpError {
   if (error instanceof McpError) return error;
   const id = config.integrationId;
-  const seconds = Math.round(config.timeoutMs / 1000);
-  if (error instanceof SdkUnauthorizedError) return new McpUnauthorizedError(id, 401);
-  if (error instanceof StreamableHTTPError) {
-    if (error.code === 401 || error.code === 403) return new McpUnauthorizedError(id, error.code);
-    if (error.code === -1) {
-      return new McpConnectionError(
-        id,
-        `${where(config)} did not answer as an MCP server (${error.message}).`,
-        error,
-      );
-    }
-    return new McpConnectionError(
-      id,
-      `${where(config)} answered HTTP ${error.code}: it may not be an MCP endpoint.`,
-      error,
-    );
+  if (failure.kind === "unauthorized") return new McpUnauthorizedError(id, failure.status ?? 401);
+  if (failure.kind === "answered" && error instanceof SdkMcpError) {
+    const rpc = upstreamRpcError(error);
+    // A local server's messages may name files of this host.
+    if (config.transport === "stdio") rpc.message = hideHostPaths(rpc.message);
+    return new McpUpstreamError(id, rpc, error);
   }
-  const privateNetwork = findPrivateNetworkError(error);
-  if (privateNetwork) return new McpConnectionError(id, privateNetwork.message, error);
-  if (error instanceof ConnectTimeoutError) return new McpConnectionError(id, error.message, error);
-  if (error instanceof SdkMcpError) {
-    if (error.code === ErrorCode.RequestTimeout) {
-      return new McpConnectionError(id, `The MCP server did not answer within ${seconds} s.`, error);
-    }
-    if (error.code === ErrorCode.ConnectionClosed) {
-      return new McpConnectionError(id, "The MCP server closed the connection (it may have crashed).", error);
-    }
-    return new McpConnectionError(id, `The MCP server answered with an error: ${error.message}`, error);
-  }
-  const code = causeCode(error);
-  if (code === "ECONNREFUSED")
-    return new McpConnectionError(id, `Could not connect to ${where(config)}: connection refused.`, error);
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
-    return new McpConnectionError(id, `Could not find the host ${where(config)}.`, error);
-  }
-  if (code === "ENOENT")
-    return new McpConnectionError(id, `Could not start ${where(config)}: command not found.`, error);
-  if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") {
-    return new McpConnectionError(id, `${where(config)} dropped the connection.`, error);
-  }
-  if (error instanceof SyntaxError || (error instanceof Error && error.name === "ZodError")) {
-    return new McpConnectionError(
-      id,
-      `${where(config)} sent a response that is not valid MCP (JSON-RPC).`,
-      error,
-    );
-  }
-  if (error instanceof TypeError && /fetch failed/i.test(error.message)) {
-    return new McpConnectionError(id, `Could not connect to ${where(config)}.`, error);
-  }
-  return new McpConnectionError(
-    id,
-    `Could not talk to ${where(config)}: ${error instanceof Error ? error.message : String(error)}`,
-    error,
-  );
+  return new McpConnectionError(id, messageOf(error, failure, config), error);
 }

@@ -14,11 +14,14 @@ import {
 import type { Span } from "@opentelemetry/api";
 import { inSpan, outgoingTraceHeaders, SpanKind } from "@/lib/tracing/tracer";
 import { McpConnectionError } from "../errors";
+import type { IntegrationState } from "../integration-state";
 import { currentRelay, relayedOn } from "../relay/downstream-relay";
 import type { McpClientPort, McpConnectionConfig, ToolExecutionResult } from "../types";
+import type { McpSession } from "./connect";
 import { describeMcpFailure } from "./describe-error";
+import { hideHostPaths } from "./host-paths";
 import { scopedSignal } from "./scoped-signal";
-import type { McpSessionPool } from "./session-pool";
+import type { CallOptions, McpSessionPool } from "./session-pool";
 import { untilAborted } from "./until-aborted";
 
 // A server that keeps returning cursors must not keep us paging forever.
@@ -50,16 +53,29 @@ function isCallToolResult(result: CallToolResult | CompatibilityCallToolResult):
   return Array.isArray(result.content);
 }
 
+/** Text content with this host's folders named instead of spelt out. */
+function withoutHostPaths(content: ContentBlock[]): ContentBlock[] {
+  return content.map((part) => (part.type === "text" ? { ...part, text: hideHostPaths(part.text) } : part));
+}
+
 /** The MCP client on the official SDK, over pooled sessions. */
 export class SdkMcpClient implements McpClientPort {
   constructor(readonly pool: McpSessionPool) {}
 
-  /** One exchange with the integration's server, in a client span that names the server and how it went. */
+  /**
+   * One exchange with the integration's server, in a client span that names the server and how it went. Only an
+   * exchange that changes nothing (`idempotent`) may be sent twice, when the first broke off; `fresh` runs it on a
+   * session of its own, as a check of the server.
+   */
   private run<T>(
     config: McpConnectionConfig,
     method: string,
     fn: (client: Client) => Promise<T>,
-    signal?: AbortSignal,
+    {
+      signal,
+      idempotent = true,
+      fresh = false,
+    }: { signal?: AbortSignal; idempotent?: boolean; fresh?: boolean } = {},
   ): Promise<T> {
     const attributes = {
       "mcp.method.name": method,
@@ -67,24 +83,33 @@ export class SdkMcpClient implements McpClientPort {
       "switchboard.mcp.transport": config.transport,
     };
     return inSpan(`mcp ${method}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
-      const result = await this.exchange(config, span, fn, signal);
+      const result = await this.exchange(config, span, fn, { method, idempotent, signal, fresh });
       span.setAttribute("switchboard.outcome", "ok");
       return result;
     });
+  }
+
+  /** The integration's state as this process knows it. */
+  stateOf(integrationId: string): IntegrationState | undefined {
+    return this.pool.stateOf(integrationId);
   }
 
   private async exchange<T>(
     config: McpConnectionConfig,
     span: Span,
     fn: (client: Client) => Promise<T>,
-    signal?: AbortSignal,
+    { fresh, ...options }: CallOptions & { fresh: boolean },
   ): Promise<T> {
+    const { signal } = options;
     try {
-      const work = this.pool.withSession(config, (session) => {
+      const onSession = (session: McpSession) => {
         const server = session.client.getServerVersion();
         if (server) span.setAttribute("mcp.server.name", server.name);
         return fn(session.client);
-      });
+      };
+      const work = fresh
+        ? this.pool.withFreshSession(config, onSession, options)
+        : this.pool.withSession(config, onSession, options);
       // A cancelled caller stops waiting for a session still connecting; the connect goes on for the others.
       return await (signal ? untilAborted(work, signal) : work);
     } catch (error) {
@@ -100,7 +125,10 @@ export class SdkMcpClient implements McpClientPort {
     }
   }
 
-  async listFeatures(config: McpConnectionConfig, { signal }: { signal?: AbortSignal } = {}) {
+  async listFeatures(
+    config: McpConnectionConfig,
+    { signal, fresh }: { signal?: AbortSignal; fresh?: boolean } = {},
+  ) {
     return this.run(
       config,
       "discover",
@@ -131,7 +159,7 @@ export class SdkMcpClient implements McpClientPort {
         ]).finally(scoped.release);
         return { tools, resources, prompts };
       },
-      signal,
+      { signal, fresh },
     );
   }
 
@@ -160,16 +188,18 @@ export class SdkMcpClient implements McpClientPort {
           }),
         ).finally(scoped.release);
       },
-      signal,
+      { signal, idempotent: false },
     );
     const content = isCallToolResult(result) ? result.content : [];
     const structuredContent = isCallToolResult(result) ? result.structuredContent : undefined;
     if (result.isError) {
+      // A local server's errors may name files of this host.
+      const shown = config.transport === "stdio" ? withoutHostPaths(content) : content;
       return {
         isError: true,
-        content,
+        content: shown,
         structuredContent,
-        errorMessage: textOf(content) ?? "Tool execution failed",
+        errorMessage: textOf(shown) ?? "Tool execution failed",
       };
     }
     return { isError: false, content, ...(structuredContent ? { structuredContent } : {}) };

@@ -6,6 +6,7 @@ import { Agent, type Dispatcher, request } from "undici";
 import { webStreamOf } from "@/lib/http/web-stream-of";
 import { outgoingTraceHeaders } from "@/lib/tracing/tracer";
 import { singleAnswerOf } from "./single-answer";
+import { guardUnanswered, requestIdsOf } from "./unanswered-guard";
 
 /**
  * Which addresses an integration may reach is decided by ipaddr.js's range classification (IANA's
@@ -151,13 +152,19 @@ function toResponse(
 
 /**
  * A POST answered with an event stream: as its lone answer in JSON when that is all the stream holds (see
- * singleAnswerOf), which the MCP client reads without parsing events; otherwise as the stream.
+ * singleAnswerOf), which the MCP client reads without parsing events; otherwise as the stream, which answers the
+ * POST's requests with an error if it ends before their answers (see guardUnanswered).
  */
-async function toPostResponse(answer: Dispatcher.ResponseData, url: URL): Promise<Response> {
+async function toPostResponse(
+  answer: Dispatcher.ResponseData,
+  url: URL,
+  body: string | Uint8Array | undefined,
+): Promise<Response> {
   const type = mediaTypeEssence(headerValue(answer.headers["content-type"]));
   if (answer.statusCode !== 200 || type !== "text/event-stream") return toResponse(answer, url, "POST");
   const read = await singleAnswerOf(answer.body);
-  return toResponse(answer, url, "POST", "answer" in read ? read.answer : read.stream);
+  if ("answer" in read) return toResponse(answer, url, "POST", read.answer);
+  return toResponse(answer, url, "POST", guardUnanswered(read.stream, requestIdsOf(body)));
 }
 
 const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -213,7 +220,7 @@ export function createGuardedFetch(
       const location = headerValue(answer.headers.location);
       const status = answer.statusCode;
       if (status < 300 || status >= 400 || !location || init?.redirect === "manual") {
-        return method === "POST" ? toPostResponse(answer, url) : toResponse(answer, url, method);
+        return method === "POST" ? toPostResponse(answer, url, body) : toResponse(answer, url, method);
       }
       await answer.body.dump().catch(() => {});
       if (init?.redirect === "error") throw new TypeError(`Redirect refused: ${url.origin}`);

@@ -1,5 +1,5 @@
 import { getEnv } from "@/lib/env";
-import { reportOpenSessions } from "@/lib/metrics/metrics";
+import { reportIntegrationStates, reportOpenSessions } from "@/lib/metrics/metrics";
 import { SdkMcpClient } from "./mcp-client";
 import { McpSessionPool } from "./session-pool";
 
@@ -15,6 +15,7 @@ export function getMcpPool(): McpSessionPool {
     });
     globalForMcp.switchboardMcpPool = pool;
     reportOpenSessions(() => pool.openSessions());
+    reportIntegrationStates(() => pool.integrationStates());
     const shutdown = () => void pool.closeAll();
     process.once("SIGTERM", shutdown);
     process.once("SIGINT", shutdown);

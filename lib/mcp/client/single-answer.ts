@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { EventStreamReader, type StreamEvent } from "./event-stream-reader";
 
 // How long a stream that has given its answer may take to end before it is passed on as a stream after all.
 const END_WAIT_MS = 20;
@@ -22,61 +23,31 @@ function isAnswer(data: string): boolean {
 }
 
 /**
- * Reads an event stream's lines as they come (LF, CRLF or CR), and says after each event whether the stream is
- * still only what a client may skip: events without data (a priming event's id), comments, then one message event
- * holding an answer. Anything else (a second message, a notification, a retry hint, another event type) makes it
- * not plain.
+ * Says after each event of a stream whether it is still only what a client may skip: events without data (a
+ * priming event's id), comments, then one message event holding an answer. Anything else (a second message, a
+ * notification, a retry hint, another event type) makes it not plain.
  */
 class EventScan {
-  plain = true;
   answer: string | undefined;
-  private decoder = new TextDecoder();
-  private rest = "";
-  private scanned = 0;
-  private data: string | undefined;
-  private type = "";
+  private readonly reader = new EventStreamReader(
+    (event) => this.event(event),
+    () => {
+      this.reader.stopped = true;
+    },
+  );
+
+  get plain(): boolean {
+    return !this.reader.stopped;
+  }
 
   push(bytes: Uint8Array | undefined): void {
-    this.rest += bytes ? this.decoder.decode(bytes, { stream: true }) : this.decoder.decode();
-    let start = 0;
-    // A long line comes in many chunks: what was already looked at is not looked at again.
-    let i = this.scanned;
-    for (; i < this.rest.length && this.plain; i++) {
-      const char = this.rest[i];
-      if (char !== "\n" && char !== "\r") continue;
-      // A CR at the end of what came so far may be the first half of a CRLF.
-      if (char === "\r" && i === this.rest.length - 1 && bytes) break;
-      this.line(this.rest.slice(start, i));
-      if (char === "\r" && this.rest[i + 1] === "\n") i++;
-      start = i + 1;
-    }
-    this.rest = this.rest.slice(start);
-    this.scanned = i - start;
+    this.reader.push(bytes);
   }
 
-  private line(line: string): void {
-    if (line === "") {
-      this.dispatch();
-      return;
-    }
-    if (line.startsWith(":")) return;
-    const colon = line.indexOf(":");
-    const field = colon < 0 ? line : line.slice(0, colon);
-    const value = colon < 0 ? "" : line.slice(line[colon + 1] === " " ? colon + 2 : colon + 1);
-    if (field === "data") this.data = this.data === undefined ? value : `${this.data}\n${value}`;
-    else if (field === "event") this.type = value;
-    else if (field === "retry") this.plain = false;
-    // An id (a priming event's) matters only to resume a stream that ends without its answer.
-  }
-
-  private dispatch(): void {
-    const data = this.data;
-    const type = this.type;
-    this.data = undefined;
-    this.type = "";
+  private event({ type, data }: StreamEvent): void {
     if (!data) return;
     if ((type !== "" && type !== "message") || this.answer !== undefined || !isAnswer(data))
-      this.plain = false;
+      this.reader.stopped = true;
     else this.answer = data;
   }
 }

@@ -15,7 +15,8 @@ export type ConnectionTestResult =
 const TEST_OUTCOMES = new Set<string>([McpErrorCode.MCP_CONNECTION_FAILED, McpErrorCode.MCP_PROCESS_LIMIT]);
 
 /**
- * "Test connection": a live discovery, whose outcome is also stored as the integration's status; `signal`
+ * "Test connection": a live discovery on a connection of its own, whose outcome is also stored as the integration's
+ * status and settles its state; `signal`
  * cancels it on the server, and then nothing is stored (except for a first check, which goes on).
  */
 export async function testIntegration(
@@ -30,15 +31,16 @@ export async function testIntegration(
     const discover = mcpUseCases(db).discover;
     // The first check of an integration runs to its end even when the browser stops waiting (leaving the page
     // right after adding it, say): every surface needs its tools. Later checks are cancelled on the server.
+    // On a connection of its own, whatever the pooled session's state: it tests the server.
     const capabilities = row.discovered
-      ? await discover(ctx, { integrationId: row.id }, { signal })
+      ? await discover(ctx, { integrationId: row.id }, { signal, fresh: true })
       : await (signal
           ? untilAborted(
-              discover(ctx, { integrationId: row.id }),
+              discover(ctx, { integrationId: row.id }, { fresh: true }),
               signal,
               () => new McpConnectionError(row.id, "The call was cancelled before the server answered."),
             )
-          : discover(ctx, { integrationId: row.id }));
+          : discover(ctx, { integrationId: row.id }, { fresh: true }));
     return { ok: true, latencyMs: Math.round(performance.now() - started), capabilities };
   } catch (error) {
     if (!(error instanceof AppError) || (error.status >= 500 && !TEST_OUTCOMES.has(error.code))) throw error;

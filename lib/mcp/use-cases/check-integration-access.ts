@@ -13,8 +13,15 @@ import type { McpClientPort, McpConnectionConfig } from "../types";
 export interface McpUseCaseDeps {
   repository: McpIntegrationsRepositoryPort;
   client: McpClientPort;
-  /** The caller matters for OAuth integrations whose users each connect their own account. */
-  buildConnectionConfig(integration: CatalogIntegration, ctx?: RequestContext | null): McpConnectionConfig;
+  /**
+   * The caller matters for OAuth integrations whose users each connect their own account; a caller's own session
+   * (`sessionKey`) gets an upstream session of its own.
+   */
+  buildConnectionConfig(
+    integration: CatalogIntegration,
+    ctx?: RequestContext | null,
+    options?: { sessionKey?: string },
+  ): McpConnectionConfig;
   logger: Logger;
 }
 

@@ -1,10 +1,9 @@
 import type { CompleteRequest, CompleteResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "@/lib/auth/context";
 import type { McpUseCaseDeps } from "./check-integration-access";
-import { runOnIntegration } from "./run-on-integration";
+import { type IntegrationTarget, runOnIntegration } from "./run-on-integration";
 
-export interface CompleteMcpArgumentQuery {
-  integrationId: string;
+export interface CompleteMcpArgumentQuery extends IntegrationTarget {
   params: CompleteRequest["params"];
 }
 
@@ -16,7 +15,7 @@ export class CompleteMcpArgument {
     return runOnIntegration(
       this.deps,
       ctx,
-      query.integrationId,
+      query,
       "argumentCompleted",
       { argument: query.params.argument.name },
       (config) => this.deps.client.complete(config, query.params),

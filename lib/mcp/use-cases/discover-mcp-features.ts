@@ -7,13 +7,16 @@ import type { McpClientPort, McpFeatures } from "../types";
 import { loadAccessibleIntegration, type McpUseCaseDeps } from "./check-integration-access";
 
 /**
- * A user's own missing or broken OAuth connection, or this host at its limit of local server processes, says
- * nothing about the integration itself.
+ * A user's own missing or broken OAuth connection, this host at its limit of local server processes, a call this
+ * app interrupted (the integration was disabled meanwhile), or one refused because the server is known to be
+ * failing, says nothing new about the integration itself.
  */
 function saysNothingAboutTheServer(error: unknown, integration: CatalogIntegration): boolean {
   if (!(error instanceof AppError)) return false;
   if (error.code === McpErrorCode.MCP_OAUTH_NOT_CONNECTED) return true;
   if (error.code === McpErrorCode.MCP_PROCESS_LIMIT) return true;
+  if (error.code === McpErrorCode.MCP_CALL_INTERRUPTED) return true;
+  if (error.code === McpErrorCode.MCP_UNAVAILABLE) return true;
   return error.code === McpErrorCode.MCP_OAUTH_RECONNECT && integration.oauth?.credentials === "user";
 }
 
@@ -40,10 +43,11 @@ function changedLists(
 export class DiscoverMcpFeatures {
   constructor(private readonly deps: DiscoverMcpFeaturesDeps) {}
 
+  /** `fresh` discovers over a connection of its own, as a check of the server (health checks, "Test connection"). */
   async execute(
     ctx: RequestContext | null | undefined,
     query: DiscoverMcpFeaturesQuery,
-    { signal }: { signal?: AbortSignal } = {},
+    { signal, fresh }: { signal?: AbortSignal; fresh?: boolean } = {},
   ): Promise<McpFeatures> {
     const { logger, repository, client } = this.deps;
     const started = performance.now();
@@ -53,7 +57,7 @@ export class DiscoverMcpFeatures {
       const config = this.deps.buildConnectionConfig(integration, ctx);
       let listed: Awaited<ReturnType<McpClientPort["listFeatures"]>>;
       try {
-        listed = await client.listFeatures(config, { signal });
+        listed = await client.listFeatures(config, { signal, fresh });
       } catch (error) {
         const latencyMs = Math.round(performance.now() - started);
         const message = error instanceof AppError ? error.message : "Unexpected error occurred";

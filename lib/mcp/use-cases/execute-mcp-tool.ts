@@ -1,8 +1,15 @@
 import type { RequestContext } from "@/lib/auth/context";
 import { AppError } from "@/lib/errors";
-import { McpProcessLimitError, UnexpectedMcpError } from "../errors";
+import {
+  McpCallInterruptedError,
+  McpConnectionError,
+  McpProcessLimitError,
+  McpUnavailableError,
+  McpUpstreamError,
+  UnexpectedMcpError,
+} from "../errors";
 import type { CatalogIntegration } from "../repository";
-import type { ToolExecutionResult } from "../types";
+import type { McpClientPort, ToolExecutionResult } from "../types";
 import { loadAccessibleIntegration, type McpUseCaseDeps } from "./check-integration-access";
 
 export interface ExecuteMcpToolCommand {
@@ -12,6 +19,21 @@ export interface ExecuteMcpToolCommand {
   toolName: string;
   parameters: Record<string, unknown>;
   signal?: AbortSignal;
+  /** The caller's own session with per-client state (see McpConnectionConfig.sessionKey). */
+  upstreamSession?: string;
+}
+
+/** Why a call got no result from the server, for the surfaces that answer each case their own way. */
+function failureOf(
+  error: unknown,
+  client: McpClientPort,
+  integrationId: string,
+): ToolExecutionResult["failure"] {
+  if (error instanceof McpUpstreamError) return { kind: "upstream", rpc: error.rpc };
+  if (error instanceof McpUnavailableError) return { kind: "unavailable", state: error.state };
+  if (error instanceof McpConnectionError || error instanceof McpCallInterruptedError)
+    return { kind: "unavailable", state: client.stateOf?.(integrationId) };
+  return undefined;
 }
 
 export type ExecuteMcpToolDeps = McpUseCaseDeps;
@@ -39,7 +61,9 @@ export class ExecuteMcpTool {
         command.integrationId,
         command.integration,
       );
-      const config = this.deps.buildConnectionConfig(integration, ctx);
+      const config = this.deps.buildConnectionConfig(integration, ctx, {
+        sessionKey: command.upstreamSession,
+      });
       try {
         const result = await client.executeTool(config, command.toolName, command.parameters, {
           signal: command.signal,
@@ -65,7 +89,8 @@ export class ExecuteMcpTool {
           durationMs: Math.round(performance.now() - started),
           message: errorMessage,
         });
-        return { isError: true, content: null, errorMessage };
+        const failure = failureOf(toolError, client, integration.id);
+        return { isError: true, content: null, errorMessage, ...(failure ? { failure } : {}) };
       }
     } catch (error) {
       if (error instanceof AppError) throw error;

@@ -1,10 +1,9 @@
 import type { GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "@/lib/auth/context";
 import type { McpUseCaseDeps } from "./check-integration-access";
-import { runOnIntegration } from "./run-on-integration";
+import { type IntegrationTarget, runOnIntegration } from "./run-on-integration";
 
-export interface GetMcpPromptQuery {
-  integrationId: string;
+export interface GetMcpPromptQuery extends IntegrationTarget {
   name: string;
   arguments: Record<string, string>;
 }
@@ -17,7 +16,7 @@ export class GetMcpPrompt {
     return runOnIntegration(
       this.deps,
       ctx,
-      query.integrationId,
+      query,
       "promptGot",
       { prompt: query.name },
       (config) => this.deps.client.getPrompt(config, query.name, query.arguments),

@@ -6,7 +6,8 @@ import { logger } from "@/lib/logger";
 import { getMcpClient } from "../client/shared-client";
 import { buildConnectionConfig } from "../connection-config";
 import { integrationOAuthConnection } from "../oauth/session-authorization";
-import { type CatalogIntegration, createIntegrationsRepository } from "../repository";
+import type { IntegrationState } from "../integration-state";
+import { type CatalogIntegration, createIntegrationsRepository, recordIntegrationState } from "../repository";
 import type { McpClientPort } from "../types";
 import { CompleteMcpArgument } from "./complete-mcp-argument";
 import { DiscoverMcpFeatures } from "./discover-mcp-features";
@@ -21,11 +22,21 @@ function wireUseCases(db: Database, client: McpClientPort) {
   const deps = {
     repository: createIntegrationsRepository(db),
     client,
-    buildConnectionConfig: (integration: CatalogIntegration, ctx?: RequestContext | null) => ({
+    buildConnectionConfig: (
+      integration: CatalogIntegration,
+      ctx?: RequestContext | null,
+      { sessionKey }: { sessionKey?: string } = {},
+    ) => ({
       ...buildConnectionConfig(integration, (oauth) => integrationOAuthConnection(db, oauth, ctx)),
       // A server that says its lists changed is discovered again, and the gateway's clients hear of it.
       onListChanged: () => rediscover(integration),
       onResourceUpdated: (uri: string) => void announceResourceUpdated(db, integration, uri),
+      // The pages show the state the calls and checks found, from the database.
+      onStateChange: (state: IntegrationState) =>
+        void recordIntegrationState(db, integration.id, state).catch((error: unknown) =>
+          logger.warn("integration state not recorded", { integrationId: integration.id, err: error }),
+        ),
+      ...(sessionKey ? { sessionKey } : {}),
     }),
   };
   const discover = new DiscoverMcpFeatures({

@@ -1,10 +1,9 @@
 import type { ReadResourceResult, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestContext } from "@/lib/auth/context";
 import type { McpUseCaseDeps } from "./check-integration-access";
-import { runOnIntegration } from "./run-on-integration";
+import { type IntegrationTarget, runOnIntegration } from "./run-on-integration";
 
-export interface ReadMcpResourceQuery {
-  integrationId: string;
+export interface ReadMcpResourceQuery extends IntegrationTarget {
   uri: string;
 }
 
@@ -16,7 +15,7 @@ export class ReadMcpResource {
     return runOnIntegration(
       this.deps,
       ctx,
-      query.integrationId,
+      query,
       "resourceRead",
       { uri: query.uri },
       (config) => this.deps.client.readResource(config, query.uri),
@@ -31,12 +30,12 @@ export class ListMcpResourceTemplates {
 
   execute(
     ctx: RequestContext | null | undefined,
-    query: { integrationId: string },
+    query: IntegrationTarget,
   ): Promise<ResourceTemplate[]> {
     return runOnIntegration(
       this.deps,
       ctx,
-      query.integrationId,
+      query,
       "resourceTemplatesListed",
       {},
       (config) => this.deps.client.listResourceTemplates(config),

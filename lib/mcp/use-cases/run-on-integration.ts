@@ -4,6 +4,12 @@ import { UnexpectedMcpError } from "../errors";
 import type { McpConnectionConfig } from "../types";
 import { loadAccessibleIntegration, type McpUseCaseDeps } from "./check-integration-access";
 
+/** Which integration a request goes to, and the caller's own session with it if it keeps one (see sessionKey). */
+export interface IntegrationTarget {
+  integrationId: string;
+  upstreamSession?: string;
+}
+
 /**
  * One request to an integration's server after the access checks, logged as `<event>` or `<event>Failed` with
  * its duration; our own errors pass through, anything else becomes `UnexpectedMcpError`.
@@ -11,7 +17,7 @@ import { loadAccessibleIntegration, type McpUseCaseDeps } from "./check-integrat
 export async function runOnIntegration<T>(
   deps: McpUseCaseDeps,
   ctx: RequestContext | null | undefined,
-  integrationId: string,
+  { integrationId, upstreamSession }: IntegrationTarget,
   event: string,
   fields: Record<string, unknown>,
   run: (config: McpConnectionConfig) => Promise<T>,
@@ -21,7 +27,7 @@ export async function runOnIntegration<T>(
   const logFields = { integrationId, orgId: ctx?.orgId, ...fields };
   try {
     const integration = await loadAccessibleIntegration(ctx, deps.repository, integrationId);
-    const result = await run(deps.buildConnectionConfig(integration, ctx));
+    const result = await run(deps.buildConnectionConfig(integration, ctx, { sessionKey: upstreamSession }));
     deps.logger.info(event, {
       ...logFields,
       ...summarize(result),

@@ -1,9 +1,8 @@
 import type { RequestContext } from "@/lib/auth/context";
 import type { McpUseCaseDeps } from "./check-integration-access";
-import { runOnIntegration } from "./run-on-integration";
+import { type IntegrationTarget, runOnIntegration } from "./run-on-integration";
 
-export interface SubscribeMcpResourceCommand {
-  integrationId: string;
+export interface SubscribeMcpResourceCommand extends IntegrationTarget {
   uri: string;
 }
 
@@ -15,7 +14,7 @@ export class SubscribeMcpResource {
     return runOnIntegration(
       this.deps,
       ctx,
-      command.integrationId,
+      command,
       "resourceSubscribed",
       {},
       (config) => this.deps.client.subscribeResource(config, command.uri),

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SdkMcpClient } from "@/lib/mcp/client/mcp-client";
 import { McpSessionPool } from "@/lib/mcp/client/session-pool";
-import { McpConnectionError, McpUnauthorizedError } from "@/lib/mcp/errors";
+import { McpConnectionError, McpUnauthorizedError, McpUpstreamError } from "@/lib/mcp/errors";
 import { bundledCommand, findPreset } from "@/lib/mcp/presets";
 import type { McpConnectionConfig } from "@/lib/mcp/types";
 import { type RunningFixture, startEverything, startFixture } from "../../fixtures/mcp/start-fixture";
@@ -110,9 +110,12 @@ describe.each([
     expect(prompt.messages).toEqual([
       { role: "user", content: { type: "text", text: "What's weather in Lisbon, Lisboa?" } },
     ]);
+    // The server's own error, as it sent it: its code, and its message without a second prefix.
     const refused = await failure(client.getPrompt(config, "no-such-prompt", {}));
-    expect(refused).toBeInstanceOf(McpConnectionError);
+    expect(refused).toBeInstanceOf(McpUpstreamError);
+    expect((refused as McpUpstreamError).rpc.code).toBe(-32602);
     expect(refused.message).toMatch(/no-such-prompt|not found/i);
+    expect(refused.message).not.toMatch(/MCP error -32602: MCP error/);
   });
 
   it("returns a failing call as an error result", async () => {

@@ -4,12 +4,14 @@ import { ErrorCode, McpError as SdkMcpError } from "@modelcontextprotocol/sdk/ty
 import { describe, expect, it } from "vitest";
 import { ConnectTimeoutError } from "@/lib/mcp/client/connect";
 import { describeMcpFailure } from "@/lib/mcp/client/describe-error";
+import { failureOf } from "@/lib/mcp/client/failure-kind";
 import { PrivateNetworkError } from "@/lib/mcp/client/network-guard";
 import {
   McpConnectionError,
   McpErrorCode,
   McpIntegrationDisabledError,
   McpUnauthorizedError,
+  McpUpstreamError,
 } from "@/lib/mcp/errors";
 import type { McpConnectionConfig } from "@/lib/mcp/types";
 import { INTEGRATION_ID, ORG_ID } from "./fakes";
@@ -94,10 +96,11 @@ describe("describeMcpFailure", () => {
   ])(
     "says the server did not answer within the timeout for an SDK RequestTimeout (%i ms)",
     (timeoutMs, seconds) => {
-      const error = describeMcpFailure(new SdkMcpError(ErrorCode.RequestTimeout, "Request timed out"), {
-        ...httpConfig,
-        timeoutMs,
-      });
+      // As the SDK's client makes it: with the timeout it gave up after.
+      const error = describeMcpFailure(
+        new SdkMcpError(ErrorCode.RequestTimeout, "Request timed out", { timeout: timeoutMs }),
+        { ...httpConfig, timeoutMs },
+      );
 
       expect(error).toBeInstanceOf(McpConnectionError);
       expect(error.message).toContain(`did not answer within ${seconds} s`);
@@ -114,10 +117,77 @@ describe("describeMcpFailure", () => {
     expect(error.message).toContain("closed the connection");
   });
 
-  it("passes on the server's message for another SDK error", () => {
-    const error = describeMcpFailure(new SdkMcpError(ErrorCode.InvalidParams, "missing query"), httpConfig);
+  it("keeps the server's own MCP error as it sent it: code, message without a repeated prefix, and data", () => {
+    // The server's SDK prefixed its message once; the client's SDK prefixes it again on the way in.
+    const sent = "MCP error -32602: Invalid arguments for prompt args-prompt";
+    const error = describeMcpFailure(
+      new SdkMcpError(ErrorCode.InvalidParams, sent, { argument: "city" }),
+      httpConfig,
+    );
 
-    expect(error.message).toMatch(/answered with an error: .*missing query/);
+    expect(error).toBeInstanceOf(McpUpstreamError);
+    expect((error as McpUpstreamError).rpc).toEqual({
+      code: ErrorCode.InvalidParams,
+      message: sent,
+      data: { argument: "city" },
+    });
+    expect(error.message).toBe(sent);
+    expect(error).toMatchObject({ status: 400, code: "bad_request:mcp_upstream" });
+  });
+
+  it.each([
+    [ErrorCode.UrlElicitationRequired, 502],
+    [ErrorCode.MethodNotFound, 404],
+    [-32002, 404],
+    [ErrorCode.InternalError, 502],
+  ])("answers an upstream MCP error %i with HTTP %i", (code, status) => {
+    expect(describeMcpFailure(new SdkMcpError(code, "no"), httpConfig).status).toBe(status);
+  });
+
+  it("hides this host's folders in a local server's error message", () => {
+    const error = describeMcpFailure(
+      new SdkMcpError(ErrorCode.InternalError, `ENOENT: no such file, open '${process.cwd()}/x.jsonl'`),
+      stdioConfig,
+    );
+
+    expect(error.message).toBe("ENOENT: no such file, open '<app folder>/x.jsonl'");
+  });
+
+  it.each([
+    [400, "Bad Request: No valid session ID provided"],
+    [404, "Session not found"],
+  ])(
+    "says the server forgot the session when it answers %i to a request that carried one",
+    (status, text) => {
+      const answer = new StreamableHTTPError(
+        status,
+        `Error POSTing to endpoint: {"error":{"message":"${text}"}}`,
+      );
+
+      expect(failureOf(answer, 5_000, true).kind).toBe("session-lost");
+      expect(failureOf(answer, 5_000, false).kind).toBe("not-mcp");
+      expect(describeMcpFailure(answer, httpConfig, failureOf(answer, 5_000, true)).message).toBe(
+        "mcp.example.com restarted and forgot our session; the next call opens a new one.",
+      );
+    },
+  );
+
+  it("does not take a 400 that is not about the session for a forgotten session", () => {
+    expect(failureOf(new StreamableHTTPError(400, "Bad Request: invalid JSON"), 5_000, true).kind).toBe(
+      "not-mcp",
+    );
+  });
+
+  it.each([502, 503])("says an HTTP %i is not an MCP answer, without blaming the endpoint", (status) => {
+    const error = describeMcpFailure(new StreamableHTTPError(status, "<html>"), httpConfig);
+
+    expect(error.message).toBe(`mcp.example.com answered HTTP ${status} instead of MCP.`);
+  });
+
+  it("takes the server's own error with the connection-closed code for its answer, not a closed connection", () => {
+    const error = describeMcpFailure(new SdkMcpError(ErrorCode.ConnectionClosed, "Bad Request"), httpConfig);
+
+    expect(error).toBeInstanceOf(McpUpstreamError);
   });
 
   it("says the connection was refused when fetch fails with ECONNREFUSED", () => {
