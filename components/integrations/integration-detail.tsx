@@ -26,9 +26,13 @@ import type { PresetCredential } from "@/lib/mcp/presets";
 import { plural } from "@/lib/plural";
 import { CustomServerFields } from "./custom-server-fields";
 import { FeatureList } from "./feature-list";
+import { IntegrationStateLine } from "./integration-state";
 import { OAuthConnection, type OAuthOutcome } from "./oauth-connection";
 import { StatusBadge } from "./status-badge";
 import { ToolRunner } from "./tool-runner";
+
+// How often a page of a failing integration looks again at its state.
+const STATE_REFRESH_MS = 5000;
 
 export function IntegrationDetail({
   integration,
@@ -65,6 +69,14 @@ export function IntegrationDetail({
     router.refresh();
   }, [integration.id, router, start]);
 
+  // A failing server is tried again by itself: the page follows, so it shows the recovery when it comes.
+  const waiting = integration.enabled && ["failing", "recovering"].includes(integration.state?.state ?? "");
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(() => router.refresh(), STATE_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [waiting, router]);
+
   // A new integration is tested straight away, so the admin sees at once whether it works; one that first needs
   // an OAuth connection would only fail.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, on arrival
@@ -95,12 +107,15 @@ export function IntegrationDetail({
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h1 className="flex flex-wrap items-center gap-3 text-2xl font-semibold">
-            {integration.name} <StatusBadge status={integration.status} />
+            {integration.name} <StatusBadge integration={integration} />
           </h1>
           <p className="mt-1 truncate text-sm text-muted-foreground">
             {integration.transport === "stdio" ? integration.command : integration.url} ·{" "}
             {integration.transport} · tools are named <code>{integration.slug}_…</code>
           </p>
+          {integration.enabled && integration.state ? (
+            <IntegrationStateLine state={integration.state} className="mt-1 text-sm" />
+          ) : null}
         </div>
         <div className="flex flex-wrap gap-2">
           <Button

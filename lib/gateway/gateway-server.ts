@@ -28,7 +28,7 @@ import { allows } from "@/lib/tools/scope";
 import { claimUniqueNames, integrationToolName } from "@/lib/tools/tool-names";
 import type { ToolDescriptor } from "@/lib/tools/types";
 import { pageOf } from "./list-pages";
-import { internalError, invalidParams, upstreamError } from "./mcp-errors";
+import { internalError, invalidParams, passedThrough, upstreamError } from "./mcp-errors";
 import { CALL_TOOL, callToolArgs, FIND_TOOLS, findTools, findToolsArgs, metaTools } from "./meta-tools";
 import { gatewayResourceUri, parseGatewayResourceUri } from "./resource-names";
 import { relayForRequest } from "./sessions/request-relay";
@@ -43,8 +43,15 @@ function asJsonResult(value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
 }
 
-/** How one call runs: cancelled by its signal; in a session, relaying what the upstream server says during it. */
-export type GatewayCall = { signal: AbortSignal; relay?: ReturnType<typeof relayForRequest> };
+/**
+ * How one call runs: cancelled by its signal; in a session, relaying what the upstream server says during it,
+ * and on an upstream session of the client's own when `upstreamSession` names it.
+ */
+export type GatewayCall = {
+  signal: AbortSignal;
+  relay?: ReturnType<typeof relayForRequest>;
+  upstreamSession?: string;
+};
 
 /** A call handled by an SDK server: its signal, and its session's relay. */
 export const sdkCall = (extra: RequestExtra, session?: GatewaySession): GatewayCall => ({
@@ -61,12 +68,14 @@ export async function callCatalogTool(
   ctx: ApiKeyContext,
   name: string,
   args: Record<string, unknown>,
-  { signal, relay }: GatewayCall,
+  { signal, relay, upstreamSession }: GatewayCall,
 ): Promise<CallToolResult> {
   const result = await withDownstreamRelay(relay, () =>
-    callTool(db, ctx, name, args, { surface: "gateway", scope: ctx.toolScope, signal }),
+    callTool(db, ctx, name, args, { surface: "gateway", scope: ctx.toolScope, signal, upstreamSession }),
   );
   await relay?.sent();
+  // The server's own MCP error reaches the client as it sent it.
+  if (result.upstreamError) throw passedThrough(result.upstreamError);
   const content: CallToolResult["content"] = result.content.length
     ? result.content
     : [{ type: "text", text: result.errorMessage ?? (result.isError ? "The tool reported an error." : "") }];

@@ -52,7 +52,8 @@ export async function integrationToolCall(
   { name, arguments: args }: CallToolRequest["params"],
   call: GatewayCall,
 ): Promise<CallToolResult> {
-  if (!integration.discovered?.tools.some((tool) => tool.name === name))
+  // One never discovered may have it: the catalog says the integration is unavailable.
+  if (integration.discovered && !integration.discovered.tools.some((tool) => tool.name === name))
     return { isError: true, content: [{ type: "text", text: `Unknown tool: ${name}` }] };
   return callCatalogTool(db, ctx, integrationToolName(integration.slug, name), args ?? {}, call);
 }
@@ -75,14 +76,19 @@ export function createIntegrationServer(
     { completions: {} },
   );
   const useCases = mcpUseCases(db);
-  const target = { integrationId: integration.id };
+  // A client's session gets an upstream session of its own: its settings there are its own.
+  const upstreamSession = session?.id;
+  const target = { integrationId: integration.id, upstreamSession };
 
   server.setRequestHandler(ListToolsRequestSchema, (request) =>
     paged("tools", discovered.tools, request.params?.cursor),
   );
 
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    integrationToolCall(db, ctx, integration, request.params, sdkCall(extra, session)),
+    integrationToolCall(db, ctx, integration, request.params, {
+      ...sdkCall(extra, session),
+      upstreamSession,
+    }),
   );
 
   server.setRequestHandler(ListResourcesRequestSchema, (request) =>

@@ -11,6 +11,7 @@ import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { chargeApiKey, requireApiKey } from "@/lib/http/api-key-context";
+import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { readGatewayMessages } from "./gateway-body";
 import { refuseForeignHost } from "./host-check";
 import { jsonRpcError } from "./json-rpc-error";
@@ -167,5 +168,7 @@ export async function serveMcpDelete(db: Database, request: Request, endpoint: s
   const session = await sessionOf(db, request, ctx, endpoint);
   if (session instanceof Response) return session;
   await endSession(db, session);
+  // The upstream sessions it had on this instance end with it (others close when idle).
+  await getMcpClient().pool.closeSessionsOf(session.id);
   return new Response(null, { status: 200 });
 }

@@ -2,8 +2,8 @@ import { and, asc, eq, inArray, like, type SQL, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import { type DiscoveredSnapshot, type McpIntegrationRow, mcpIntegrations } from "@/db/schema";
 import { publishCatalogChange } from "@/lib/tools/catalog-changes";
-import type { IntegrationState } from "./integration-state";
 import { isUuid } from "@/lib/validation";
+import type { IntegrationState } from "./integration-state";
 
 // Every query of `mcp_integrations` lives here; each function says which columns it reads, and those that do not
 // need the discovery snapshot (the largest column) leave it out.
@@ -268,7 +268,11 @@ export async function markIntegrationFailing(db: Database, id: string, lastError
  * Keeps the integration's state as this instance saw it change; the pages read it from here. Its catalog is not
  * told: a state lists nothing.
  */
-export async function recordIntegrationState(db: Database, id: string, state: IntegrationState): Promise<void> {
+export async function recordIntegrationState(
+  db: Database,
+  id: string,
+  state: IntegrationState,
+): Promise<void> {
   await db
     .update(mcpIntegrations)
     .set({ state: state.state, stateCause: state.cause, stateChangedAt: state.changedAt })

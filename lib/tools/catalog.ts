@@ -17,6 +17,7 @@ import { inSpan } from "@/lib/tracing/tracer";
 import { recordUsage, type UsageEntry } from "@/lib/usage/record-usage";
 import { builtinTools } from "./builtin";
 import { type OrgCatalog, orgCatalog } from "./catalog-cache";
+import { IntegrationUnavailableError } from "./integration-unavailable";
 import { discoverMissing, refreshStaleDiscoveries } from "./refresh-discoveries";
 import { allows, type DraftCapability, type ToolScope } from "./scope";
 import { couldBeIntegrationToolName, integrationToolName } from "./tool-names";
@@ -154,7 +155,9 @@ const isNeverDiscovered = (integration: CatalogIntegration) =>
 async function entriesFor(db: Database, ctx: RequestContext, scope: ToolScope, name: string) {
   const found = inScope(await orgCatalog(db, ctx.orgId), scope, name);
   const integrations = await discoverMissing(db, ctx, found.integrations);
-  return entriesOf(scope, integrations, found.capabilities, name);
+  // One whose tools are not known (never discovered, or no answer yet) may well hold the name.
+  const undiscovered = integrations.find((integration) => integration.enabled && !integration.discovered);
+  return { ...entriesOf(scope, integrations, found.capabilities, name), undiscovered };
 }
 
 /**
@@ -234,6 +237,8 @@ export interface InvokeOptions {
   surface: UsageEntry["surface"];
   scope?: ToolScope;
   client?: McpClientPort;
+  /** The caller's own session, when it keeps per-client state with the servers (a pass-through client's). */
+  upstreamSession?: string;
   /** How many capabilities deep this call is (capability code calling tools). */
   depth?: number;
   /** The request's cancellation: capability runs it reaches stop when it fires. */
@@ -247,8 +252,8 @@ async function lookUp(db: Database, ctx: RequestContext, name: string, scope: To
   const builtin = builtinTools.find((tool) => tool.name === name);
   if (builtin && !scope.hiddenTools?.includes(name) && allows(scope.builtins, name))
     return { entry: { descriptor: builtin, kind: "builtin", tool: builtin } as Entry };
-  const { listed, disabled } = await entriesFor(db, ctx, scope, name);
-  return { entry: listed.get(name), disabledBy: disabled.get(name) };
+  const { listed, disabled, undiscovered } = await entriesFor(db, ctx, scope, name);
+  return { entry: listed.get(name), disabledBy: disabled.get(name), undiscovered };
 }
 
 /** Runs a looked-up tool whose arguments passed validation. */
@@ -278,18 +283,30 @@ async function run(
     if (entry.draft) options.scope?.draft?.onRun?.(sandboxRun);
     return result;
   }
-  const execution = await mcpUseCases(db, options.client).executeTool(ctx, {
+  const useCases = mcpUseCases(db, options.client);
+  const execution = await useCases.executeTool(ctx, {
     integrationId: entry.integration.id,
     integration: entry.integration,
     toolName: entry.toolName,
     parameters: params,
     signal: options.budget?.signal ?? options.signal,
+    upstreamSession: options.upstreamSession,
   });
+  const { failure } = execution;
+  // The server did not take the call (failing, unreachable, or the call was cut off): the caller hears so.
+  if (failure?.kind === "unavailable")
+    throw new IntegrationUnavailableError(
+      entry.descriptor.name,
+      entry.integration,
+      execution.errorMessage ?? "Its server did not answer.",
+      failure.state,
+    );
   return {
     isError: execution.isError,
     content: execution.content ?? [],
     ...(execution.structuredContent ? { structuredContent: execution.structuredContent } : {}),
     ...(execution.errorMessage ? { errorMessage: execution.errorMessage } : {}),
+    ...(failure?.kind === "upstream" ? { upstreamError: failure.rpc } : {}),
   };
 }
 
@@ -362,6 +379,18 @@ async function invokeInSpan(
         throw new ForbiddenError(
           `The integration "${found.disabledBy.name}" that provides ${name} is disabled.`,
         );
+      if (found.undiscovered) {
+        const { undiscovered } = found;
+        const state = mcpUseCases(db, options.client).stateOf(undiscovered.id);
+        throw new IntegrationUnavailableError(
+          name,
+          undiscovered,
+          state
+            ? `Its tools are not known yet: ${state.cause}.`
+            : "Its tools are not known yet: its server has not answered since it was added.",
+          state,
+        );
+      }
       throw new UnknownToolError(name);
     }
     // Built-ins parse their own arguments, so their messages are exactly those their contract promises.

@@ -1,6 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/db/client";
 import type { RequestContext } from "@/lib/auth/context";
+import type { UpstreamRpcError } from "@/lib/mcp/errors";
 
 export type ToolSource = "builtin" | "integration" | "capability";
 
@@ -14,9 +15,10 @@ export interface ToolDescriptor {
 
 /**
  * What every tool call answers, on every surface: MCP's own `CallToolResult`, plus, on a failure, the message
- * that says why in one line (the REST error contract's `details`, the log's `errorMessage`).
+ * that says why in one line (the REST error contract's `details`, the log's `errorMessage`), and, when the
+ * server answered with an MCP error, that error as it sent it (MCP clients get it unchanged).
  */
-export type ToolResult = CallToolResult & { errorMessage?: string };
+export type ToolResult = CallToolResult & { errorMessage?: string; upstreamError?: UpstreamRpcError };
 
 export interface BuiltinTool extends ToolDescriptor {
   source: "builtin";

@@ -4,11 +4,13 @@ import { CallsChart } from "@/components/admin/calls-chart";
 import { PayloadSetting } from "@/components/admin/payload-setting";
 import { StatTable } from "@/components/admin/stat-table";
 import { HealthStrip } from "@/components/health/health-strip";
+import { IntegrationStateLine } from "@/components/integrations/integration-state";
 import { Card, CardTitle } from "@/components/ui/card";
 import { AUDIT_KINDS, listAuditEvents } from "@/lib/audit/list-audit";
 import type { SignedInPage } from "@/lib/auth/request-context";
 import { cn } from "@/lib/cn";
 import { recentHealthByIntegration } from "@/lib/health/health-round";
+import { stateView } from "@/lib/mcp/integrations/state-view";
 import { plural } from "@/lib/plural";
 import { type DashboardRange, dashboardData, PANEL_ROWS } from "@/lib/usage/dashboard";
 
@@ -82,19 +84,26 @@ export async function DashboardPanels({
             columns={[
               {
                 label: "Integration",
-                cell: (row) => (
-                  <span title={row.lastError ?? undefined}>
-                    {row.name}{" "}
-                    <span
-                      className={cn(
-                        "text-xs",
-                        row.status === "failing" ? "text-destructive" : "text-muted-foreground",
+                cell: (row) => {
+                  const state = row.enabled ? stateView(row) : null;
+                  return (
+                    <span title={row.lastError ?? undefined} data-testid="dashboard-integration">
+                      {row.name}{" "}
+                      {state ? (
+                        <IntegrationStateLine state={state} />
+                      ) : (
+                        <span
+                          className={cn(
+                            "text-xs",
+                            row.status === "failing" ? "text-destructive" : "text-muted-foreground",
+                          )}
+                        >
+                          {row.enabled ? row.status : "disabled"}
+                        </span>
                       )}
-                    >
-                      {row.enabled ? row.status : "disabled"}
                     </span>
-                  </span>
-                ),
+                  );
+                },
               },
               {
                 label: "Health",

@@ -2,6 +2,7 @@ import { Plus } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { HealthStrip } from "@/components/health/health-strip";
+import { IntegrationStateLine } from "@/components/integrations/integration-state";
 import { OAuthStatusBadge } from "@/components/integrations/oauth-connection";
 import { StatusBadge } from "@/components/integrations/status-badge";
 import { Alert } from "@/components/ui/alert";
@@ -77,7 +78,9 @@ export default async function IntegrationsPage({
                         ? ` · ${plural(integration.counts.tools, "tool")}, ${plural(integration.counts.resources, "resource")}, ${plural(integration.counts.prompts, "prompt")}`
                         : ""}
                     </p>
-                    {integration.status === "failing" && integration.lastError ? (
+                    {integration.enabled && integration.state && integration.state.state !== "healthy" ? (
+                      <IntegrationStateLine state={integration.state} className="mt-1 truncate" />
+                    ) : integration.status === "failing" && integration.lastError ? (
                       <p className="mt-1 truncate text-xs text-destructive">{integration.lastError}</p>
                     ) : null}
                   </div>
@@ -85,7 +88,7 @@ export default async function IntegrationsPage({
                   {integration.oauth && integration.oauth.connection.status !== "connected" ? (
                     <OAuthStatusBadge status={integration.oauth.connection.status} />
                   ) : null}
-                  <StatusBadge status={integration.status} />
+                  <StatusBadge integration={integration} />
                 </Link>
               </li>
             ))}

@@ -3,6 +3,7 @@ import { type OAuthConnections, type OAuthIntegrationView, oauthView } from "../
 import { findPreset } from "../presets";
 import type { McpIntegration } from "../repository";
 import type { McpAuthType, McpTransport } from "../types";
+import { type IntegrationStateView, stateView } from "./state-view";
 
 /** What the browser may see of an integration: never a credential value, only which ones are set. */
 export interface IntegrationView {
@@ -19,6 +20,8 @@ export interface IntegrationView {
   enabled: boolean;
   timeoutMs: number;
   status: "unknown" | "connected" | "failing" | "disabled";
+  /** How its server is doing from calls and checks, when anything was seen. */
+  state: IntegrationStateView | null;
   lastError: string | null;
   lastCheckedAt: string | null;
   lastLatencyMs: number | null;
@@ -44,6 +47,7 @@ export function toView(row: McpIntegration, connections?: OAuthConnections): Int
     enabled: row.enabled,
     timeoutMs: row.timeoutMs,
     status: row.enabled ? row.status : "disabled",
+    state: stateView(row),
     lastError: row.lastError,
     lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
     lastLatencyMs: row.lastLatencyMs,

@@ -89,7 +89,8 @@ export class ExecuteMcpTool {
           durationMs: Math.round(performance.now() - started),
           message: errorMessage,
         });
-        const failure = failureOf(toolError, client, integration.id);
+        // A call its caller cancelled failed for no fault of the server.
+        const failure = command.signal?.aborted ? undefined : failureOf(toolError, client, integration.id);
         return { isError: true, content: null, errorMessage, ...(failure ? { failure } : {}) };
       }
     } catch (error) {

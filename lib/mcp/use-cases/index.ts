@@ -5,8 +5,8 @@ import { announceResourceUpdated } from "@/lib/gateway/sessions/resource-updates
 import { logger } from "@/lib/logger";
 import { getMcpClient } from "../client/shared-client";
 import { buildConnectionConfig } from "../connection-config";
-import { integrationOAuthConnection } from "../oauth/session-authorization";
 import type { IntegrationState } from "../integration-state";
+import { integrationOAuthConnection } from "../oauth/session-authorization";
 import { type CatalogIntegration, createIntegrationsRepository, recordIntegrationState } from "../repository";
 import type { McpClientPort } from "../types";
 import { CompleteMcpArgument } from "./complete-mcp-argument";
@@ -83,6 +83,8 @@ function wireUseCases(db: Database, client: McpClientPort) {
     getPrompt: verb(getPrompt),
     complete: verb(complete),
     subscribeResource: verb(subscribeResource),
+    /** The integration's state as this process knows it from its calls. */
+    stateOf: (integrationId: string) => client.stateOf?.(integrationId),
   };
 }
 

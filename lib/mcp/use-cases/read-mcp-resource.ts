@@ -28,10 +28,7 @@ export class ReadMcpResource {
 export class ListMcpResourceTemplates {
   constructor(private readonly deps: McpUseCaseDeps) {}
 
-  execute(
-    ctx: RequestContext | null | undefined,
-    query: IntegrationTarget,
-  ): Promise<ResourceTemplate[]> {
+  execute(ctx: RequestContext | null | undefined, query: IntegrationTarget): Promise<ResourceTemplate[]> {
     return runOnIntegration(
       this.deps,
       ctx,

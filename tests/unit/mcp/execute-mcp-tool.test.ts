@@ -7,6 +7,7 @@ import {
   McpIntegrationAccessDeniedError,
   McpIntegrationDisabledError,
   McpProcessLimitError,
+  McpUpstreamError,
   UnexpectedMcpError,
 } from "@/lib/mcp/errors";
 import type { McpIntegration } from "@/lib/mcp/repository";
@@ -104,7 +105,7 @@ describe("ExecuteMcpTool", () => {
     expect(deps.client.executeToolCalls.map((call) => call.name)).toEqual(["nope"]);
   });
 
-  it("returns an error result with the domain error's message when the client throws a connection error", async () => {
+  it("returns an error result with the domain error's message, marked unavailable, when the client throws a connection error", async () => {
     const { deps, useCase } = setup();
     deps.client.onExecuteTool = async () => {
       throw new McpConnectionError(INTEGRATION_ID, "The MCP server did not answer within 5 s.");
@@ -114,6 +115,22 @@ describe("ExecuteMcpTool", () => {
       isError: true,
       content: null,
       errorMessage: "The MCP server did not answer within 5 s.",
+      failure: { kind: "unavailable", state: undefined },
+    });
+  });
+
+  it("returns the server's own MCP error as an error result that keeps it as sent", async () => {
+    const { deps, useCase } = setup();
+    const rpc = { code: -32042, message: "Open the link first.", data: { elicitations: [] } };
+    deps.client.onExecuteTool = async () => {
+      throw new McpUpstreamError(INTEGRATION_ID, rpc);
+    };
+
+    await expect(useCase.execute(userContext(), command())).resolves.toEqual({
+      isError: true,
+      content: null,
+      errorMessage: "Open the link first.",
+      failure: { kind: "upstream", rpc },
     });
   });
 

@@ -24,6 +24,8 @@ export const POST = uncompressedApiRoute("POST /api/mcp/invoke", async (request,
         error: "Tool execution failed",
         tool_name,
         details: result.errorMessage ?? "The tool reported an error.",
+        // The server's own MCP error, as it sent it (a client may act on its code and data).
+        ...(result.upstreamError ? { upstream_error: result.upstreamError } : {}),
       },
       { status: 500 },
     );
