@@ -1,6 +1,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  DELETE as passThroughDelete,
+  GET as passThroughGet,
+  POST as passThroughPost,
+} from "@/app/api/mcp/integrations/[slug]/route";
 import { DELETE, GET, POST } from "@/app/api/mcp/route";
 import type { DatabaseHandle } from "@/db/client";
 
@@ -33,6 +38,31 @@ export async function connectGateway(key: string): Promise<Client> {
   await client.connect(
     new StreamableHTTPClientTransport(new URL(GATEWAY_URL), {
       fetch: gatewayFetch,
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    }),
+  );
+  return client;
+}
+
+const passThroughHandlers = { POST: passThroughPost, GET: passThroughGet, DELETE: passThroughDelete };
+
+/** A fetch that goes straight to an integration's pass-through route handler, as the running app would call it. */
+export function passThroughFetch(slug: string) {
+  return (url: string | URL, init?: RequestInit) => {
+    const request = new Request(url, init);
+    request.headers.set("host", "localhost:3000");
+    const handler = passThroughHandlers[request.method as keyof typeof passThroughHandlers];
+    if (!handler) return Promise.resolve(new Response(null, { status: 405 }));
+    return handler(request, { params: Promise.resolve({ slug }) });
+  };
+}
+
+/** The SDK's own client on one integration's pass-through endpoint, with an API key. */
+export async function connectPassThrough(slug: string, key: string): Promise<Client> {
+  const client = new Client({ name: "passthrough-test", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`http://localhost:3000/api/mcp/integrations/${slug}`), {
+      fetch: passThroughFetch(slug) as typeof fetch,
       requestInit: { headers: { Authorization: `Bearer ${key}` } },
     }),
   );

@@ -1,4 +1,4 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST } from "@/app/api/mcp/integrations/[slug]/route";
@@ -9,7 +9,7 @@ import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { setIntegrationEnabled } from "@/lib/mcp/integrations/set-integration-enabled";
 import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import { type RunningFixture, startEverything, startFixture } from "../fixtures/mcp/start-fixture";
-import { textOf, useDatabase } from "./gateway-client";
+import { connectPassThrough, textOf, useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
 import { usageRecordsOf } from "./usage-records";
@@ -26,19 +26,7 @@ const clients: Client[] = [];
 
 /** The SDK's client on one integration's pass-through endpoint, its requests going straight to the route. */
 async function connect(slug: string, key: string): Promise<Client> {
-  const url = `http://localhost:3000/api/mcp/integrations/${slug}`;
-  const fetchRoute = (input: string | URL, init?: RequestInit) => {
-    const request = new Request(input, init);
-    request.headers.set("host", "localhost:3000");
-    return POST(request, { params: Promise.resolve({ slug }) });
-  };
-  const client = new Client({ name: "passthrough-test", version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(url), {
-      fetch: fetchRoute as typeof fetch,
-      requestInit: { headers: { Authorization: `Bearer ${key}` } },
-    }),
-  );
+  const client = await connectPassThrough(slug, key);
   clients.push(client);
   return client;
 }
