@@ -99,14 +99,15 @@ describe("the reference server restarting", () => {
     const records = (await usageRecordsOf(handle.db, a.orgId)).slice(before);
     expect(records.map((record) => record.outcome)).toEqual(["ok", "ok", "ok"]);
 
-    const view = await getIntegration(handle.db, a, integrationId);
-    expect(view.state).toMatchObject({
+    // The state is written as it changes, beside the call.
+    const stateShown = async () => (await getIntegration(handle.db, a, integrationId)).state;
+    await expect.poll(stateShown).toMatchObject({
       state: "degraded",
       cause: "the server restarted and forgot our session; reconnected",
     });
     // Three calls that go well later, it is healthy again.
     for (const word of ["one", "two", "three"]) expect((await rest(word)).status).toBe(200);
-    expect((await getIntegration(handle.db, a, integrationId)).state?.state).toBe("healthy");
+    await expect.poll(async () => (await stateShown())?.state).toBe("healthy");
   });
 
   it("is checked by the health round on a connection of its own, so a forgotten session never passes for a dead server", async () => {
@@ -148,10 +149,12 @@ describe("the reference server restarting", () => {
     await expect
       .poll(() => getMcpClient().stateOf(integrationId)?.state, { timeout: 10_000 })
       .toBe("healthy");
-    expect((await getIntegration(handle.db, a, integrationId)).state).toMatchObject({
-      state: "healthy",
-      cause: expect.stringMatching(/^answering again after \d+ s$/),
-    });
+    await expect
+      .poll(async () => (await getIntegration(handle.db, a, integrationId)).state)
+      .toMatchObject({
+        state: "healthy",
+        cause: expect.stringMatching(/^answering again after \d+ s$/),
+      });
     expect((await rest("back")).status).toBe(200);
   });
 });
