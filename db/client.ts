@@ -37,10 +37,19 @@ function databaseObservers(maxConnections: number): { logger?: Logger } {
   return { logger: { logQuery: () => m.dbQueries.inc() } };
 }
 
+/**
+ * Seconds before a connection is tried again after the database dropped or refused it: soon, then longer, never
+ * over 2 s. (postgres.js's own wait grows to 20 s, counting every refused attempt of the pool: a restart of a few
+ * seconds under load would keep the app away for longer than the restart.)
+ */
+export function reconnectDelay(retries: number): number {
+  return (0.5 + Math.random() / 2) * Math.min(0.1 * 2 ** retries, 2);
+}
+
 /** Opens PostgreSQL through postgres.js. */
 export function openPostgres(url: string, options: { max?: number } = {}): DatabaseHandle {
   const max = options.max ?? 10;
-  const client = postgres(url, { max, onnotice: () => {} });
+  const client = postgres(url, { max, onnotice: () => {}, backoff: reconnectDelay });
   const db = drizzlePostgres({ client, schema, ...databaseObservers(max) }) as unknown as Database;
   return {
     db,

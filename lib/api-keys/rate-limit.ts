@@ -86,8 +86,13 @@ class RateCounters {
         stale.reading = undefined;
       });
       await stale.reading;
+      // The database is away (restarting, say): the caller hears so, and may try again.
       if (performance.now() - stale.readAt > STALE_MS)
-        throw new Error("The rate-limit count could not be read from the database.");
+        throw new AppError(
+          "unavailable:database",
+          "The rate limit of this API key could not be checked: the database does not answer. Try again shortly.",
+          { headers: { "Retry-After": "2" } },
+        );
     }
     // From here on nothing waits, so concurrent requests each get a count of their own.
     counter.pending += cost;
