@@ -9,7 +9,8 @@ import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import { type RunningFixture, startFixture } from "../fixtures/mcp/start-fixture";
-import { useDatabase } from "./gateway-client";
+// Named for what it does here: it is no React hook.
+import { useDatabase as routesUse } from "./gateway-client";
 import { itOnPostgres } from "./on-postgres";
 import { registerOwners } from "./org-users";
 import { type PrivatePostgres, startPrivatePostgres } from "./private-postgres";
@@ -36,10 +37,15 @@ beforeAll(async () => {
     if (process.env.CI) throw new Error("PostgreSQL's programs (initdb, pg_ctl) are not installed.");
     return;
   }
-  app = openPostgres(server.url, { max: 4 });
+  await openApp(server.url);
+}, 60_000);
+
+/** Two app instances on the server, the first one the routes'; an organization with an integration and a key. */
+async function openApp(url: string) {
+  app = openPostgres(url, { max: 4 });
   await migrateDatabase(app);
-  useDatabase(app);
-  other = openPostgres(server.url, { max: 2 });
+  routesUse(app);
+  other = openPostgres(url, { max: 2 });
   [a] = (await registerOwners(app.db, "Pat")) as [UserContext];
   echo = await startFixture("echo");
   const integration = await createIntegration(app.db, a, {
@@ -50,12 +56,12 @@ beforeAll(async () => {
   });
   expect((await testIntegration(app.db, a, integration.id)).ok).toBe(true);
   key = (await createApiKey(app.db, a, { name: "load" })).key;
-}, 60_000);
+}
 
 afterAll(async () => {
   await getMcpClient().pool.closeAll();
   await echo?.stop();
-  useDatabase(undefined);
+  routesUse(undefined);
   await other?.close().catch(() => {});
   await app?.close().catch(() => {});
   await server?.remove();
