@@ -7,10 +7,13 @@ export interface CircuitOptions {
   now?: () => number;
 }
 
-/** How one exchange with the server went, as far as the server's state goes. */
+/**
+ * How one exchange with the server went, as far as the server's state goes. A `cheap` failure (a refused
+ * connection) cost the caller nothing and the server no work.
+ */
 export type Outcome =
   | { ok: true; slow?: boolean; reconnected?: boolean }
-  | { ok: false; cause: string; timeout?: boolean };
+  | { ok: false; cause: string; timeout?: boolean; cheap?: boolean };
 
 // Calls in a row that must go well before a degraded server counts as healthy again.
 const GOOD_CALLS_TO_HEAL = 3;
@@ -20,7 +23,9 @@ const FAILURES_TO_FAIL = 2;
 /**
  * One integration's state, from real traffic and checks (see IntegrationState): a circuit breaker. While failing,
  * calls are refused at once until the next try is due; the first call after that (or a probe) is the try, and
- * others are refused while it runs. A failed try doubles the wait. `onChange` hears every change of state or cause.
+ * others are refused while it runs. A failed try doubles the wait. A server that only refuses connections costs
+ * nobody anything to ask, so its calls still go (the first one after it is back answers); the probes still wait.
+ * `onChange` hears every change of state or cause.
  */
 export class Circuit {
   private current: IntegrationState | undefined;
@@ -29,6 +34,8 @@ export class Circuit {
   private backoffMs: number;
   private downSince: number | undefined;
   private trying = false;
+  /** Whether the failing server's calls wait for the next try (not when its failures cost nothing). */
+  private blocking = true;
   private readonly now: () => number;
 
   constructor(
@@ -55,7 +62,7 @@ export class Circuit {
    */
   admit(): { go: true; trial: boolean } | { go: false; state: IntegrationState } {
     const current = this.current;
-    if (!current || (current.state !== "failing" && current.state !== "recovering"))
+    if (!current || (current.state !== "failing" && current.state !== "recovering") || !this.blocking)
       return { go: true, trial: false };
     if (this.trying || (current.nextTryAt && current.nextTryAt.getTime() > this.now()))
       return { go: false, state: current };
@@ -118,6 +125,7 @@ export class Circuit {
     }
     this.goodCalls = 0;
     this.lastFailure = outcome.cause;
+    this.blocking = !outcome.cheap;
     if (down) {
       // Calls that were under way when it started failing say nothing new; a failed try waits twice as long.
       if (!trial && !conclusive) return;

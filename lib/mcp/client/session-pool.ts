@@ -231,7 +231,15 @@ export class McpSessionPool {
       if (options.signal?.aborted || !failure || !speaksOfTheServer(failure.kind)) {
         if (how.trial) circuit.abandon();
       } else {
-        circuit.record({ ok: false, cause: failure.cause, timeout: failure.kind === "timeout" }, how);
+        circuit.record(
+          {
+            ok: false,
+            cause: failure.cause,
+            timeout: failure.kind === "timeout",
+            cheap: failure.kind === "refused",
+          },
+          how,
+        );
       }
       throw error;
     }

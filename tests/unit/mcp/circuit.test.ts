@@ -42,6 +42,19 @@ describe("an integration's state", () => {
     expect(breaker.admit().go).toBe(false);
   });
 
+  it("lets calls go while it fails only by refusing connections, which costs nobody anything, and heals on the first answer", () => {
+    const { breaker, last, changes } = circuit();
+    breaker.record({ ...refused, cheap: true });
+    breaker.record({ ...refused, cheap: true });
+    expect(last()?.state).toBe("failing");
+    expect(breaker.admit()).toEqual({ go: true, trial: false });
+    const announced = changes.length;
+    breaker.record({ ...refused, cheap: true });
+    expect(changes).toHaveLength(announced);
+    breaker.record({ ok: true });
+    expect(last()?.state).toBe("healthy");
+  });
+
   it("fails at once on a timeout, which costs every caller its whole wait", () => {
     const { breaker, last } = circuit();
     breaker.record({ ok: false, cause: "timed out after 30 s", timeout: true });
