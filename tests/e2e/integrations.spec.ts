@@ -25,7 +25,7 @@ test.describe
       await expect(integrations.testResult()).toHaveText(/Connected in \d+ ms: \d+ tools/, {
         timeout: 30_000,
       });
-      await expect(page.getByTestId("integration-status")).toHaveText("Connected");
+      await expect(page.getByTestId("integration-status")).toHaveText("Healthy");
       await expect(page.getByTestId("tool-list")).toContainText("get-sum");
 
       await page.getByRole("button", { name: "Test connection" }).click();
@@ -68,7 +68,7 @@ test.describe
 
       await page.goto("/integrations");
       await expect(page.getByTestId("integration-row")).toContainText("Everything");
-      await expect(page.getByTestId("integration-row")).toContainText("Connected");
+      await expect(page.getByTestId("integration-row")).toContainText("Healthy");
     });
 
     test("a failing custom integration shows its error, and deleting asks first", async ({

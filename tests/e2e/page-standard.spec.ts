@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 import { expect, newAccount, test } from "./fixtures/signed-in";
+import { checkPage } from "./page-check";
 import { LoginPage } from "./pages/auth-pages";
 import { IntegrationsPage } from "./pages/integrations";
 
@@ -10,35 +9,6 @@ const owner = newAccount("Paula Pages");
 const paths: string[] = [];
 const signedOutPaths = ["/login", "/register", "/invite/not-a-valid-token", "/no-such-page"];
 const missingPaths = ["/no-such-page", "/integrations/00000000-0000-4000-8000-000000000000"];
-
-/** Opens a page and adds to `problems` what is wider than the window and what axe-core finds serious. */
-async function checkPage(page: Page, path: string, width: number, colorScheme: string, problems: string[]) {
-  await page.goto(path);
-  await page.waitForLoadState("networkidle");
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
-  }));
-  // The pages a newcomer sees most, kept for a person to look at.
-  const shot = { "/": "overview", "/admin": "dashboard" }[path] ?? (path.startsWith("/chat/") ? "chat" : "");
-  if (shot)
-    await page.screenshot({
-      path: test.info().outputPath(`${shot}-${width}-${colorScheme}.png`),
-      fullPage: true,
-    });
-  if (scrollWidth > innerWidth) problems.push(`${path}: ${scrollWidth} px wide in a ${innerWidth} px window`);
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  for (const violation of violations)
-    if (violation.impact === "serious" || violation.impact === "critical")
-      problems.push(
-        `${path}: ${violation.id} (${violation.impact}) at ${violation.nodes
-          .slice(0, 3)
-          .map((node) => node.target.join(" "))
-          .join(", ")}`,
-      );
-}
 
 test.describe
   .serial("every page meets the standard", () => {

@@ -1,0 +1,37 @@
+import AxeBuilder from "@axe-core/playwright";
+import { type Page, test } from "@playwright/test";
+
+/** Opens a page and adds to `problems` what is wider than the window and what axe-core finds serious. */
+export async function checkPage(
+  page: Page,
+  path: string,
+  width: number,
+  colorScheme: string,
+  problems: string[],
+) {
+  await page.goto(path);
+  await page.waitForLoadState("networkidle");
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  // The pages a newcomer sees most, kept for a person to look at.
+  const shot = { "/": "overview", "/admin": "dashboard" }[path] ?? (path.startsWith("/chat/") ? "chat" : "");
+  if (shot)
+    await page.screenshot({
+      path: test.info().outputPath(`${shot}-${width}-${colorScheme}.png`),
+      fullPage: true,
+    });
+  if (scrollWidth > innerWidth) problems.push(`${path}: ${scrollWidth} px wide in a ${innerWidth} px window`);
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  for (const violation of violations)
+    if (violation.impact === "serious" || violation.impact === "critical")
+      problems.push(
+        `${path}: ${violation.id} (${violation.impact}) at ${violation.nodes
+          .slice(0, 3)
+          .map((node) => node.target.join(" "))
+          .join(", ")}`,
+      );
+}
