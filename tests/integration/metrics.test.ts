@@ -190,6 +190,23 @@ describe("GET /api/metrics", () => {
     expect(sum(after, "switchboard_process_cpu_seconds_total", {})).toBeGreaterThan(0);
   });
 
+  it("reports each integration's state on this instance, and the changes into each state", async () => {
+    const after = await samples();
+    const state = (integration: string, name: string) =>
+      sum(after, "switchboard_integration_state", { integration, state: name });
+    expect(["healthy", "degraded", "failing", "recovering"].map((name) => state(remoteId, name))).toEqual([
+      1, 0, 0, 0,
+    ]);
+    // Its test found nothing listening: a check that fails settles it as failing.
+    expect(state(brokenId, "failing") + state(brokenId, "recovering")).toBe(1);
+    expect(
+      sum(after, "switchboard_integration_state_changes_total", { integration: brokenId, state: "failing" }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sum(after, "switchboard_integration_state_changes_total", { integration: remoteId, state: "healthy" }),
+    ).toBe(1);
+  });
+
   it("never carries a secret, an argument or a user in a label", async () => {
     const response = await scrape(`Bearer ${TOKEN}`);
     const text = await response.text();
