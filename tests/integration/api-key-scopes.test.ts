@@ -1,7 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { POST as invokeRoute } from "@/app/api/mcp/invoke/route";
 import { GET as toolsRoute } from "@/app/api/mcp/tools/route";
 import { GET as openApiRoute } from "@/app/api/openapi.json/route";
 import { apiKeys } from "@/db/schema";
@@ -18,6 +17,7 @@ import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import { type RunningFixture, startEverything } from "../fixtures/mcp/start-fixture";
 import { connectGateway, GATEWAY_URL, gatewayFetch, textOf, useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
+import { restInvoke } from "./rest-client";
 import { createTestDatabase } from "./test-db";
 
 // REST routes are called with API keys; their session branch (next-auth, which needs Next's runtime) is not used.
@@ -123,18 +123,6 @@ async function restTools(key: string) {
   );
   const body = (await response.json()) as { tools?: { name: string }[]; error?: string };
   return { status: response.status, body, names: body.tools?.map((tool) => tool.name) ?? [] };
-}
-
-async function restInvoke(key: string, toolName: string, params: Record<string, unknown>) {
-  const response = await invokeRoute(
-    new Request("http://localhost:3000/api/mcp/invoke", {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ tool_name: toolName, params }),
-    }),
-    context,
-  );
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 async function gateway(key: string): Promise<Client> {

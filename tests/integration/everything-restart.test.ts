@@ -1,17 +1,16 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { POST as invokeRoute } from "@/app/api/mcp/invoke/route";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { healthHistory, runHealthRound } from "@/lib/health/health-round";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { getIntegration } from "@/lib/mcp/integrations/get-integration";
-import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import { type RunningFixture, startEverything } from "../fixtures/mcp/start-fixture";
 import { connectGateway, connectPassThrough, textOf, useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
+import { restInvoke } from "./rest-client";
 import { createTestDatabase } from "./test-db";
+import { addTestedIntegration } from "./tested-integration";
 import { usageRecordsOf } from "./usage-records";
 
 // The REST route is called with an API key; its session branch (next-auth, which needs Next's runtime) is not used.
@@ -30,14 +29,7 @@ beforeAll(async () => {
   [a] = (await registerOwners(handle.db, "Remi")) as [UserContext];
   // The reference server over Streamable HTTP, which answers a session it forgot with HTTP 400.
   everything = await startEverything("streamableHttp");
-  const integration = await createIntegration(handle.db, a, {
-    source: "custom",
-    name: "Remote",
-    transport: "streamable-http",
-    url: everything.url,
-  });
-  integrationId = integration.id;
-  expect((await testIntegration(handle.db, a, integrationId)).ok).toBe(true);
+  integrationId = await addTestedIntegration(handle.db, a, { name: "Remote", url: everything.url });
   key = (await createApiKey(handle.db, a, { name: "restart" })).key;
 }, 60_000);
 
@@ -49,17 +41,7 @@ afterAll(async () => {
   await handle?.close();
 });
 
-async function rest(message: string) {
-  const response = await invokeRoute(
-    new Request("http://localhost:3000/api/mcp/invoke", {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ tool_name: "remote_echo", params: { message } }),
-    }),
-    { params: Promise.resolve({}) },
-  );
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const rest = (message: string) => restInvoke(key, "remote_echo", { message });
 
 /** Stops the server and starts it again on the same port: it has forgotten every session. */
 async function restart() {

@@ -1,6 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { POST as invokeRoute } from "@/app/api/mcp/invoke/route";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { createCapability } from "@/lib/capabilities/store";
@@ -11,9 +10,7 @@ import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { AppError } from "@/lib/errors";
 import { healthHistory, runHealthRound } from "@/lib/health/health-round";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { getIntegration } from "@/lib/mcp/integrations/get-integration";
-import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import { runIntegrationTool } from "@/lib/tools/integration-tool-run";
 import type { ToolResult } from "@/lib/tools/types";
 import {
@@ -25,7 +22,9 @@ import {
 } from "../fixtures/mcp/start-fixture";
 import { connectGateway, connectPassThrough, textOf, useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
+import { restInvoke } from "./rest-client";
 import { createTestDatabase } from "./test-db";
+import { addTestedIntegration } from "./tested-integration";
 import { usageRecordsOf } from "./usage-records";
 
 const session = {} as { ctx: UserContext };
@@ -54,24 +53,12 @@ beforeAll(async () => {
   [a] = (await registerOwners(handle.db, "Matrix")) as [UserContext];
   session.ctx = a;
   [fault, steady] = await Promise.all([startFaultServer(), startFixture("echo")]);
-  faultyId = (
-    await createIntegration(handle.db, a, {
-      source: "custom",
-      name: "Faulty",
-      transport: "streamable-http",
-      url: fault.url,
-      timeoutMs: TIMEOUT_MS,
-    })
-  ).id;
-  const steadyId = (
-    await createIntegration(handle.db, a, {
-      source: "custom",
-      name: "Steady",
-      transport: "streamable-http",
-      url: steady.url,
-    })
-  ).id;
-  for (const id of [faultyId, steadyId]) expect((await testIntegration(handle.db, a, id)).ok).toBe(true);
+  faultyId = await addTestedIntegration(handle.db, a, {
+    name: "Faulty",
+    url: fault.url,
+    timeoutMs: TIMEOUT_MS,
+  });
+  await addTestedIntegration(handle.db, a, { name: "Steady", url: steady.url });
   // A capability whose code calls the faulty server's tool.
   await createCapability(handle.db, a, {
     namespace: "relay",
@@ -98,17 +85,9 @@ interface Outcome {
 }
 
 async function rest(toolName: string, params: Record<string, unknown>): Promise<Outcome> {
-  const response = await invokeRoute(
-    new Request("http://localhost:3000/api/mcp/invoke", {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ tool_name: toolName, params }),
-    }),
-    { params: Promise.resolve({}) },
-  );
-  const body = (await response.json()) as { content?: unknown; error?: string; details?: string };
-  if (response.status === 200) return { ok: true, text: textOf(body) };
-  return { ok: false, text: `${response.status} ${body.details ?? body.error}` };
+  const { status, body } = await restInvoke(key, toolName, params);
+  if (status === 200) return { ok: true, text: textOf(body) };
+  return { ok: false, text: `${status} ${body.details ?? body.error}` };
 }
 
 const fromResult = (result: ToolResult | Awaited<ReturnType<Client["callTool"]>>): Outcome =>

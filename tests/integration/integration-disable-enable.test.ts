@@ -3,16 +3,15 @@ import { listAuditEvents } from "@/lib/audit/list-audit";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { McpCallInterruptedError } from "@/lib/mcp/errors";
-import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { getIntegration } from "@/lib/mcp/integrations/get-integration";
 import { setIntegrationEnabled } from "@/lib/mcp/integrations/set-integration-enabled";
-import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { invokeTool } from "@/lib/tools/catalog";
 import { rangeOf } from "@/lib/usage/dashboard";
 import { type RunningFaultServer, startFaultServer } from "../fixtures/mcp/start-fixture";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
+import { addTestedIntegration } from "./tested-integration";
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
 let a: UserContext;
@@ -23,15 +22,7 @@ beforeAll(async () => {
   handle = await createTestDatabase();
   [a] = (await registerOwners(handle.db, "Dina")) as [UserContext];
   fault = await startFaultServer();
-  integrationId = (
-    await createIntegration(handle.db, a, {
-      source: "custom",
-      name: "Slow",
-      transport: "streamable-http",
-      url: fault.url,
-    })
-  ).id;
-  expect((await testIntegration(handle.db, a, integrationId)).ok).toBe(true);
+  integrationId = await addTestedIntegration(handle.db, a, { name: "Slow", url: fault.url });
 }, 60_000);
 
 afterAll(async () => {

@@ -4,12 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration } from "@/lib/mcp/integrations/create-integration";
-import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import { type RunningFaultServer, startFaultServer } from "../fixtures/mcp/start-fixture";
 import { connectPassThrough, passThroughFetch, textOf, useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
+import { addTestedIntegration } from "./tested-integration";
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
 let fault: RunningFaultServer;
@@ -21,13 +20,7 @@ beforeAll(async () => {
   useDatabase(handle);
   const [a] = (await registerOwners(handle.db, "Sessa")) as [UserContext];
   fault = await startFaultServer();
-  const integration = await createIntegration(handle.db, a, {
-    source: "custom",
-    name: "Faulty",
-    transport: "streamable-http",
-    url: fault.url,
-  });
-  expect((await testIntegration(handle.db, a, integration.id)).ok).toBe(true);
+  await addTestedIntegration(handle.db, a, { name: "Faulty", url: fault.url });
   key = (await createApiKey(handle.db, a, { name: "sessions" })).key;
 }, 60_000);
 

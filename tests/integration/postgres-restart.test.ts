@@ -1,19 +1,18 @@
 import { afterAll, beforeAll, expect, vi } from "vitest";
 import { GET as healthRoute } from "@/app/api/health/route";
-import { POST as invokeRoute } from "@/app/api/mcp/invoke/route";
 import { type DatabaseHandle, openPostgres } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { authenticateApiKey, createApiKey, revokeApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration } from "@/lib/mcp/integrations/create-integration";
-import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import { type RunningFixture, startFixture } from "../fixtures/mcp/start-fixture";
 // Named for what it does here: it is no React hook.
 import { useDatabase as routesUse } from "./gateway-client";
 import { itOnPostgres } from "./on-postgres";
 import { registerOwners } from "./org-users";
 import { type PrivatePostgres, startPrivatePostgres } from "./private-postgres";
+import { restInvoke } from "./rest-client";
+import { addTestedIntegration } from "./tested-integration";
 import { usageRecordsOf } from "./usage-records";
 
 // The REST route is called with an API key; its session branch (next-auth, which needs Next's runtime) is not used.
@@ -48,13 +47,7 @@ async function openApp(url: string) {
   other = openPostgres(url, { max: 2 });
   [a] = (await registerOwners(app.db, "Pat")) as [UserContext];
   echo = await startFixture("echo");
-  const integration = await createIntegration(app.db, a, {
-    source: "custom",
-    name: "Echo",
-    transport: "streamable-http",
-    url: echo.url,
-  });
-  expect((await testIntegration(app.db, a, integration.id)).ok).toBe(true);
+  await addTestedIntegration(app.db, a, { name: "Echo", url: echo.url });
   key = (await createApiKey(app.db, a, { name: "load" })).key;
 }
 
@@ -67,18 +60,7 @@ afterAll(async () => {
   await server?.remove();
 });
 
-async function invoke(message: string): Promise<number> {
-  const response = await invokeRoute(
-    new Request("http://localhost:3000/api/mcp/invoke", {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ tool_name: "echo_echo", params: { message } }),
-    }),
-    { params: Promise.resolve({}) },
-  );
-  await response.body?.cancel();
-  return response.status;
-}
+const invoke = async (message: string) => (await restInvoke(key, "echo_echo", { message })).status;
 
 const health = async () =>
   (await healthRoute(new Request("http://localhost:3000/api/health"), { params: Promise.resolve({}) }))

@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import net from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "../fixtures/mcp/start-fixture";
 
 const run = promisify(execFile);
 
@@ -16,17 +16,6 @@ function postgresBin(): string | undefined {
     .map((version) => path.join(root, version, "bin"))
     .find((bin) => existsSync(path.join(bin, "pg_ctl")));
   return found;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface PrivatePostgres {

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { POST as invokeRoute } from "@/app/api/mcp/invoke/route";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
@@ -12,6 +11,7 @@ import { type RunningFixture, startFixture } from "../fixtures/mcp/start-fixture
 import { appErrorOf } from "./app-error";
 import { useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
+import { restInvoke } from "./rest-client";
 import { createTestDatabase } from "./test-db";
 import { usageRecordsOf } from "./usage-records";
 
@@ -54,17 +54,7 @@ afterAll(async () => {
 });
 
 /** POST /api/mcp/invoke, as an external system calls it. */
-async function rest(toolName: string, params: Record<string, unknown>) {
-  const response = await invokeRoute(
-    new Request("http://localhost:3000/api/mcp/invoke", {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ tool_name: toolName, params }),
-    }),
-    { params: Promise.resolve({}) },
-  );
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const rest = (toolName: string, params: Record<string, unknown>) => restInvoke(key, toolName, params);
 
 async function strictCalls(): Promise<number> {
   const stats = (await (await fetch(`${strict.baseUrl}/stats`)).json()) as { toolCalls: number };

@@ -2,12 +2,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError, UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { POST as invokeRoute } from "@/app/api/mcp/invoke/route";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration } from "@/lib/mcp/integrations/create-integration";
-import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import {
   type RunningFaultServer,
   type RunningFixture,
@@ -23,7 +21,9 @@ import {
   useDatabase,
 } from "./gateway-client";
 import { registerOwners } from "./org-users";
+import { restInvoke } from "./rest-client";
 import { createTestDatabase } from "./test-db";
+import { addTestedIntegration } from "./tested-integration";
 import { usageRecordsOf } from "./usage-records";
 
 // The REST route is called with an API key; its session branch (next-auth, which needs Next's runtime) is not used.
@@ -47,18 +47,8 @@ beforeAll(async () => {
     startFaultServer(),
     startFaultServer(),
   ]);
-  for (const [name, url] of [
-    ["Remote", everything.url],
-    ["Faulty", fault.url],
-  ] as const) {
-    const integration = await createIntegration(handle.db, a, {
-      source: "custom",
-      name,
-      transport: "streamable-http",
-      url,
-    });
-    expect((await testIntegration(handle.db, a, integration.id)).ok).toBe(true);
-  }
+  await addTestedIntegration(handle.db, a, { name: "Remote", url: everything.url });
+  await addTestedIntegration(handle.db, a, { name: "Faulty", url: fault.url });
   // An integration whose server never answered: it was never discovered.
   await gone.down();
   goneId = (
@@ -103,17 +93,7 @@ async function rpc(endpoint: "gateway" | { slug: string }, method: string, param
   };
 }
 
-async function rest(toolName: string, params: Record<string, unknown> = {}) {
-  const response = await invokeRoute(
-    new Request("http://localhost:3000/api/mcp/invoke", {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ tool_name: toolName, params }),
-    }),
-    { params: Promise.resolve({}) },
-  );
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const rest = (toolName: string, params: Record<string, unknown> = {}) => restInvoke(key, toolName, params);
 
 /** What the server itself sends for this prompts/get, read with the SDK's own client connected to it directly. */
 async function sentByEverything(name: string, args: Record<string, string>) {

@@ -1,6 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { POST as invokeRoute } from "@/app/api/mcp/invoke/route";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { ensureDefaultAgent } from "@/lib/chat/agents";
@@ -18,6 +17,7 @@ import { findIntegrationForOrg } from "@/lib/mcp/repository";
 import { callTool } from "@/lib/tools/catalog";
 import { connectGateway, textOf, useDatabase } from "../gateway-client";
 import { registerOwners } from "../org-users";
+import { restInvoke } from "../rest-client";
 import { createTestDatabase } from "../test-db";
 
 // The REST route is called with an API key; its session branch (next-auth, which needs Next's runtime) is not used.
@@ -71,17 +71,7 @@ async function hold(ctx: UserContext, integrationId: string) {
 }
 
 /** POST /api/mcp/invoke, as an external system calls it. */
-async function rest(toolName: string, params: Record<string, unknown>) {
-  const response = await invokeRoute(
-    new Request("http://localhost:3000/api/mcp/invoke", {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ tool_name: toolName, params }),
-    }),
-    { params: Promise.resolve({}) },
-  );
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const rest = (toolName: string, params: Record<string, unknown>) => restInvoke(key, toolName, params);
 
 beforeAll(async () => {
   handle = await createTestDatabase();
