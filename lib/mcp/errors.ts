@@ -167,7 +167,7 @@ export class McpUnavailableError extends McpError {
   ) {
     const wait = state.nextTryAt
       ? ` Calls resume with the next try in ${Math.max(1, Math.ceil((state.nextTryAt.getTime() - Date.now()) / 1000))} s.`
-      : " A try is under way.";
+      : " Calls resume when it answers.";
     super(
       McpErrorCode.MCP_UNAVAILABLE,
       `The MCP server is ${state.state}: ${state.cause}.${wait}`,

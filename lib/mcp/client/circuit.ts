@@ -74,7 +74,7 @@ export class Circuit {
   startTrial(): boolean {
     if (this.trying) return false;
     this.trying = true;
-    this.set("recovering", "trying again");
+    this.set("recovering", `trying again (last failure: ${this.lastFailure})`);
     return true;
   }
 

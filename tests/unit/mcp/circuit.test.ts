@@ -73,7 +73,10 @@ describe("an integration's state", () => {
     breaker.record(refused);
     advance(1000);
     expect(breaker.admit()).toEqual({ go: true, trial: true });
-    expect(last()).toMatchObject({ state: "recovering", cause: "trying again" });
+    expect(last()).toMatchObject({
+      state: "recovering",
+      cause: "trying again (last failure: connection refused)",
+    });
     expect(breaker.admit()).toMatchObject({ go: false, state: { state: "recovering" } });
     advance(2000);
     breaker.record({ ok: true }, { trial: true });
