@@ -159,13 +159,15 @@ export class McpSessionPool {
     fn: (session: McpSession) => Promise<T>,
     options: CallOptions = { method: "request", idempotent: false },
   ): Promise<T> {
-    const watch = this.watch(config);
+    const watch = this.watch(config, true);
     const admitted = watch.circuit.admit();
     if (!admitted.go) {
       this.scheduleProbe(config.integrationId);
       throw new McpUnavailableError(config.integrationId, admitted.state);
     }
-    return this.observed(config, options, { trial: admitted.trial }, () => this.attempt(config, fn, options));
+    return this.observed(watch, config, options, { trial: admitted.trial }, () =>
+      this.attempt(config, fn, options),
+    );
   }
 
   /**
@@ -178,7 +180,7 @@ export class McpSessionPool {
     fn: (session: McpSession) => Promise<T>,
     options: CallOptions,
   ): Promise<T> {
-    const watch = this.watch(config);
+    const watch = this.watch(config, true);
     const run = async () => {
       if (config.transport === "stdio") {
         const state = watch.circuit.state?.state;
@@ -188,7 +190,7 @@ export class McpSessionPool {
       }
       return this.runAlone(config, fn, options);
     };
-    return this.observed(config, options, { conclusive: true }, run);
+    return this.observed(watch, config, options, { conclusive: true }, run);
   }
 
   /** Opens a session outside the pool, runs fn on it, and closes it. */
@@ -212,12 +214,12 @@ export class McpSessionPool {
 
   /** Runs a call and tells the integration's state how it went (unless the caller gave up, or it was ours). */
   private async observed<T>(
+    { circuit }: Watch,
     config: McpConnectionConfig,
     options: CallOptions,
     how: { trial?: boolean; conclusive?: boolean },
     call: () => Promise<Attempt<T>>,
   ): Promise<T> {
-    const { circuit } = this.watch(config);
     const started = performance.now();
     try {
       const { value, reconnected } = await call();
@@ -301,17 +303,20 @@ export class McpSessionPool {
     return failureOf(error, config.timeoutMs, Boolean(session?.sessionId()));
   }
 
-  /** The integration's state and probe, made on its first call. */
-  private watch(config: McpConnectionConfig): Watch {
+  /**
+   * The integration's state and probe, made on its first call. Calls and checks (`wanted`) keep its probes going
+   * for the idle time; the probes themselves do not.
+   */
+  private watch(config: McpConnectionConfig, wanted: boolean): Watch {
     let watch = this.watches.get(config.integrationId);
     if (!watch) {
       const integrationId = config.integrationId;
       const circuit = new Circuit(this.backoff, (state) => this.stateChanged(integrationId, state));
-      watch = { circuit, config, wantedAt: Date.now() };
+      watch = { circuit, config, wantedAt: 0 };
       this.watches.set(integrationId, watch);
     }
     watch.config = config;
-    watch.wantedAt = Date.now();
+    if (wanted) watch.wantedAt = Date.now();
     return watch;
   }
 
@@ -352,7 +357,7 @@ export class McpSessionPool {
     const config = watch.config;
     const ping = (session: McpSession) => session.client.ping({ timeout: config.timeoutMs });
     const options = { method: "ping", idempotent: true };
-    await this.observed(config, options, { trial: true }, async () => {
+    await this.observed(watch, config, options, { trial: true }, async () => {
       if (config.transport === "stdio") {
         await this.closeGroup(sessionGroup(config), "the server is being restarted");
         return this.attempt(config, ping, options, { quiet: true });

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { McpSession } from "@/lib/mcp/client/connect";
 import { type CallOptions, McpSessionPool } from "@/lib/mcp/client/session-pool";
 import { McpCallInterruptedError, McpConnectionError, McpUnavailableError } from "@/lib/mcp/errors";
@@ -199,5 +199,65 @@ describe("a pooled session the server no longer serves", () => {
     expect(refused.message).toMatch(
       /^The MCP server is failing: the server dropped the connection mid-call\. Calls resume with the next try in 1 s\.$/,
     );
+  });
+});
+
+describe("a failing server's probe", () => {
+  /** A pool whose server refuses until `up` is set, and answers pings then. */
+  function poolWithServer(idleMs: number) {
+    const server = { up: false, pings: 0 };
+    const pool = new McpSessionPool({
+      idleMs,
+      open: async () => {
+        if (!server.up) throw network("ECONNREFUSED");
+        return {
+          client: {
+            getServerVersion: () => undefined,
+            ping: async () => {
+              server.pings++;
+              return {};
+            },
+          } as unknown as Client,
+          transport: "streamable-http" as const,
+          sessionId: () => "probed",
+          close: async () => {},
+        };
+      },
+    });
+    pools.push(pool);
+    return { pool, server };
+  }
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("brings it back by itself when it answers again, with no call needed", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    const { pool, server } = poolWithServer(60_000);
+    for (let i = 0; i < 2; i++) await rejection(pool.withSession(config, async () => "x", listing));
+    expect(pool.stateOf(INTEGRATION_ID)?.state).toBe("failing");
+    // Still down at the first try: it waits twice as long for the next.
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(pool.stateOf(INTEGRATION_ID)?.state).toBe("failing");
+    server.up = true;
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(server.pings).toBe(1);
+    expect(pool.stateOf(INTEGRATION_ID)).toMatchObject({
+      state: "healthy",
+      cause: "answering again after 3 s",
+    });
+  });
+
+  it("stops when nothing has wanted the server for the idle time", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    const { pool, server } = poolWithServer(1500);
+    for (let i = 0; i < 2; i++) await rejection(pool.withSession(config, async () => "x", listing));
+    // Its first try (at 1 s) finds it down; by its next (3 s) nobody has wanted it for longer than 1.5 s.
+    await vi.advanceTimersByTimeAsync(1100);
+    server.up = true;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(server.pings).toBe(0);
+    expect(pool.stateOf(INTEGRATION_ID)?.state).toBe("failing");
   });
 });
