@@ -251,9 +251,9 @@ describe("a failing server's probe", () => {
 
   it("stops when nothing has wanted the server for the idle time", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
-    const { pool, server } = poolWithServer(1500);
+    const { pool, server } = poolWithServer(2500);
     for (let i = 0; i < 2; i++) await rejection(pool.withSession(config, async () => "x", listing));
-    // Its first try (at 1 s) finds it down; by its next (3 s) nobody has wanted it for longer than 1.5 s.
+    // Its first try (at 1 s) finds it down; by its next (3 s) nobody has wanted it for 2.5 s: tries want nothing.
     await vi.advanceTimersByTimeAsync(1100);
     server.up = true;
     await vi.advanceTimersByTimeAsync(10_000);
