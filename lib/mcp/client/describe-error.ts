@@ -1,3 +1,4 @@
+import path from "node:path";
 import { McpError as SdkMcpError } from "@modelcontextprotocol/sdk/types.js";
 import {
   McpConnectionError,
@@ -21,9 +22,10 @@ function findPrivateNetworkError(error: unknown): PrivateNetworkError | undefine
   return undefined;
 }
 
+// A command is named by its program alone: where it lives on this host is nobody's business.
 function where(config: McpConnectionConfig): string {
   return config.transport === "stdio"
-    ? `the command "${config.displayName ?? config.command}"`
+    ? `the command "${config.displayName ?? path.basename(config.command)}"`
     : new URL(config.url).host;
 }
 

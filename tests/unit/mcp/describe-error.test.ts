@@ -214,6 +214,19 @@ describe("describeMcpFailure", () => {
     const error = describeMcpFailure(errnoError("ENOENT", "spawn mcp-docs-server ENOENT"), stdioConfig);
 
     expect(error.message).toBe('Could not start the command "mcp-docs-server": command not found.');
+    // Named by its program, not by where it lives on this host; a bundled server by its package.
+    const installed = { ...stdioConfig, command: "/opt/servers/bin/mcp-docs-server" };
+    expect(describeMcpFailure(errnoError("ENOENT"), installed).message).toBe(
+      'Could not start the command "mcp-docs-server": command not found.',
+    );
+    const bundled = {
+      ...stdioConfig,
+      command: process.execPath,
+      displayName: "@modelcontextprotocol/server-memory",
+    };
+    expect(describeMcpFailure(errnoError("ENOENT"), bundled).message).toBe(
+      'Could not start the command "@modelcontextprotocol/server-memory": command not found.',
+    );
   });
 
   it("says the response is not valid MCP for a SyntaxError", () => {
