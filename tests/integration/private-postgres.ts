@@ -8,7 +8,7 @@ import { freePort } from "../fixtures/mcp/start-fixture";
 const run = promisify(execFile);
 
 /** Debian's PostgreSQL programs of its newest installed version, if any. */
-function postgresBin(): string | undefined {
+export function postgresBin(): string | undefined {
   const root = "/usr/lib/postgresql";
   if (!existsSync(root)) return undefined;
   const versions = readdirSync(root).sort((x, y) => Number(y) - Number(x));

@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
   StreamableHTTPClientTransport,
@@ -27,8 +27,13 @@ export interface McpSession {
   client: Client;
   /** The transport actually used: a Streamable HTTP integration may have fallen back to SSE. */
   transport: "streamable-http" | "sse" | "stdio";
-  /** The server's Mcp-Session-Id for this session, when it gave one (Streamable HTTP). */
+  /**
+   * What names this session to the server on each request, if anything does: Streamable HTTP's Mcp-Session-Id, or
+   * the older SSE transport's message endpoint (which holds its session).
+   */
   sessionId(): string | undefined;
+  /** True once the server showed it no longer serves this session (the SSE transport's stream broke). */
+  readonly stale: boolean;
   close(): Promise<void>;
 }
 
@@ -104,6 +109,13 @@ async function connectWith(transport: Transport, config: McpConnectionConfig, ki
   const gone = new Promise<void>((resolve) => {
     transport.onclose = resolve;
   });
+  // The older SSE transport's session lives as long as its stream: once that breaks (the server restarted, say),
+  // the session is gone, even if the stream reconnects. (The client chains this with its own handler.)
+  let stale = false;
+  if (transport instanceof SSEClientTransport)
+    transport.onerror = (error) => {
+      if (error instanceof SseError) stale = true;
+    };
   try {
     await withDeadline(
       client.connect(transport, { timeout: config.timeoutMs }),
@@ -121,7 +133,13 @@ async function connectWith(transport: Transport, config: McpConnectionConfig, ki
   return {
     client,
     transport: kind,
-    sessionId: () => (transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined),
+    sessionId: () => {
+      if (transport instanceof StreamableHTTPClientTransport) return transport.sessionId;
+      return transport instanceof SSEClientTransport ? "its message endpoint" : undefined;
+    },
+    get stale() {
+      return stale;
+    },
     close: async () => {
       // The server is told the session ended (Streamable HTTP's DELETE), so it frees it too; briefly, as it may be
       // the reason the session is closed.

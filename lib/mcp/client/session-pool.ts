@@ -32,6 +32,8 @@ interface Entry {
   closedBecause?: string;
   /** Out of the pool: closed once its last call ends. */
   retired?: boolean;
+  /** The session, once open. */
+  live?: McpSession;
 }
 
 /** One integration's state and what is needed to try its server again by itself. */
@@ -386,7 +388,9 @@ export class McpSessionPool {
   private acquire(config: McpConnectionConfig): { entry: Entry; opened: boolean } {
     const key = configKey(config);
     const existing = this.entries.get(key);
-    if (existing) return { entry: existing, opened: false };
+    if (existing && !existing.live?.stale) return { entry: existing, opened: false };
+    // A session the server showed it no longer serves is replaced before it is used.
+    if (existing) this.retire(existing);
     const group = sessionGroup(config);
     // An edited integration gets a new session; the old configuration's one is closed.
     const replaced = [...this.entries.values()].filter((other) => other.group === group);
@@ -418,6 +422,7 @@ export class McpSessionPool {
     };
     session.then(
       (opened) => {
+        entry.live = opened;
         // The server closing the connection (a crashed stdio process, say) frees the slot for a fresh session.
         const previous = opened.client.onclose;
         opened.client.onclose = () => {
@@ -474,6 +479,7 @@ export class McpSessionPool {
   private retire(entry: Entry) {
     if (this.entries.get(entry.key) === entry) this.entries.delete(entry.key);
     entry.retired = true;
+    if (entry.inFlight === 0) void this.evict(entry);
   }
 
   /** Closes a session; calls still on it fail as interrupted, for `reason`. Its process place is free once it exited. */

@@ -165,6 +165,20 @@ describe("sessions and processes", () => {
     expect(stats.initializeCount).toBeGreaterThanOrEqual(3);
   });
 
+  it.each(["streamableHttp", "sse"] as const)(
+    "answers the first call after the reference server over %s restarts, on a new session",
+    async (transport) => {
+      let server = await startEverythingTracked(transport);
+      const config = http(server.url, transport === "sse" ? { transport: "sse" } : {});
+      expect(textOf(await client.executeTool(config, "echo", { message: "before" }))).toBe("Echo: before");
+      const { port } = server;
+      await server.stop();
+      server = await startEverything(transport, { port });
+      running.push(server);
+      expect(textOf(await client.executeTool(config, "echo", { message: "after" }))).toBe("Echo: after");
+    },
+  );
+
   it("reuses the session across calls instead of reconnecting", async () => {
     const server = await fixture("expiring-sessions", ["--expire-after", "1000"]);
     const config = http(server.url);

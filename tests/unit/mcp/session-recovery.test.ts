@@ -41,6 +41,7 @@ function poolOfFakes() {
         client: { getServerVersion: () => undefined } as unknown as Client,
         transport: "streamable-http" as const,
         sessionId: () => `session-${session.number}`,
+        stale: false,
         close: async () => {
           session.closed++;
         },
@@ -220,6 +221,7 @@ describe("a failing server's probe", () => {
           } as unknown as Client,
           transport: "streamable-http" as const,
           sessionId: () => "probed",
+          stale: false,
           close: async () => {},
         };
       },
