@@ -87,7 +87,7 @@ export async function DashboardPanels({
                 cell: (row) => {
                   const state = row.enabled ? stateView(row) : null;
                   return (
-                    <span title={row.lastError ?? undefined} data-testid="dashboard-integration">
+                    <div title={row.lastError ?? undefined} data-testid="dashboard-integration">
                       {row.name}{" "}
                       {state ? (
                         <IntegrationStateLine state={state} />
@@ -101,7 +101,7 @@ export async function DashboardPanels({
                           {row.enabled ? row.status : "disabled"}
                         </span>
                       )}
-                    </span>
+                    </div>
                   );
                 },
               },

@@ -9,7 +9,7 @@ export interface CircuitOptions {
 
 /**
  * How one exchange with the server went, as far as the server's state goes. A `cheap` failure (a refused
- * connection) cost the caller nothing and the server no work.
+ * connection, a host that does not resolve) cost the caller nothing and the server no work.
  */
 export type Outcome =
   | { ok: true; slow?: boolean; reconnected?: boolean }
@@ -23,8 +23,9 @@ const FAILURES_TO_FAIL = 2;
 /**
  * One integration's state, from real traffic and checks (see IntegrationState): a circuit breaker. While failing,
  * calls are refused at once until the next try is due; the first call after that (or a probe) is the try, and
- * others are refused while it runs. A failed try doubles the wait. A server that only refuses connections costs
- * nobody anything to ask, so its calls still go (the first one after it is back answers); the probes still wait.
+ * others are refused while it runs. A failed try doubles the wait. A server that only refuses connections (or a
+ * host that does not resolve) costs nobody anything to ask, so its calls still go (the first one after it is back
+ * answers); the probes still wait.
  * `onChange` hears every change of state or cause.
  */
 export class Circuit {

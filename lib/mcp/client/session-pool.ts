@@ -240,7 +240,8 @@ export class McpSessionPool {
             ok: false,
             cause: failure.cause,
             timeout: failure.kind === "timeout",
-            cheap: failure.kind === "refused",
+            // Asking a server that refuses, or a host that does not resolve, again costs nothing and loads no one.
+            cheap: failure.kind === "refused" || failure.kind === "unreachable",
           },
           how,
         );
