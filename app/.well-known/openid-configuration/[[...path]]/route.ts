@@ -1,0 +1,20 @@
+import { apiRoute } from "@/lib/http/api-route";
+import { authorizationServerAnswer } from "@/lib/oauth-server/well-known";
+
+export const dynamic = "force-dynamic";
+
+/** The authorization server's metadata under OpenID Connect discovery's name, which MCP clients also try. */
+const answer = apiRoute<{ path?: string[] }>(
+  "GET /.well-known/openid-configuration",
+  async (request, { params }) => authorizationServerAnswer(request, (await params).path ?? []),
+);
+
+export {
+  answer as DELETE,
+  answer as GET,
+  answer as HEAD,
+  answer as OPTIONS,
+  answer as PATCH,
+  answer as POST,
+  answer as PUT,
+};
