@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumPath } from "./tests/e2e/chromium";
+import { FIXTURE_CA_FILE } from "./tests/fixtures/oauth/client-metadata-server";
 import { oidcClient } from "./tests/fixtures/oidc/client";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
@@ -87,8 +88,10 @@ export default defineConfig({
         OPENAI_BASE_URL: `http://127.0.0.1:${scriptedLlmPort}/v1`,
         CHAT_MODEL: "scripted-model",
         MCP_DEMO_SERVERS: "true",
-        // The OAuth test provider listens on loopback.
+        // The OAuth test provider listens on loopback, and so do the Client ID Metadata Documents, over https with
+        // a certificate of the tests' own.
         MCP_ALLOW_PRIVATE_NETWORKS: "true",
+        NODE_EXTRA_CA_CERTS: FIXTURE_CA_FILE,
         // Invitations made here are expired from the start, so a browser test can open an expired link.
         INVITATION_TTL_HOURS: "0",
         ...quiet,

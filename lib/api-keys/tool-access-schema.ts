@@ -10,22 +10,23 @@ export type AccessChoice = (typeof ACCESS_CHOICES)[number];
 const choice = z.enum(["all", "selected"], { error: "Choose all or only the selected ones." });
 const text = z.string({ error: "must be text" });
 
-const toolAccessSchema = z.object({
-  access: z.enum(ACCESS_CHOICES, { error: "Choose what may be used." }),
-  integrationScope: choice,
-  integrationIds: z.array(text),
-  capabilityScope: choice,
-  capabilityIds: z.array(text),
-  builtins: z.boolean(),
-});
+const toolAccessSchema = (who: string) =>
+  z.object({
+    access: z.enum(ACCESS_CHOICES, { error: `Choose what ${who} may use.` }),
+    integrationScope: choice,
+    integrationIds: z.array(text),
+    capabilityScope: choice,
+    capabilityIds: z.array(text),
+    builtins: z.boolean(),
+  });
 
 /**
  * The scope a form's access fields describe (ToolAccessFields): null for everything, the knowledge tools alone, or
  * the chosen integrations and capabilities; a ValidationError naming the field when one is not what the form sends.
  * Ids are checked against the organization by whoever stores the scope.
  */
-export function toolAccessFromForm(form: FormData): ApiKeyScope | null {
-  const data = parseInput(toolAccessSchema, {
+export function toolAccessFromForm(form: FormData, who: "the key" | "the app"): ApiKeyScope | null {
+  const data = parseInput(toolAccessSchema(who), {
     access: form.get("access") ?? "all",
     integrationScope: form.get("integrationScope") ?? "all",
     integrationIds: form.getAll("integrationIds"),

@@ -50,9 +50,11 @@ function originOf(url: string): string | undefined {
   }
 }
 
-/** The app's trusted origin for server actions and pages (see trustedOrigin). */
+/** The app's trusted origin for server actions and pages (see trustedOrigin); no request is read when configured. */
 export async function appOrigin(): Promise<string> {
-  return trustedOrigin(await headers());
+  const env = getEnv();
+  if (env.AUTH_URL) return new URL(env.AUTH_URL).origin;
+  return trustedOrigin(await headers(), env);
 }
 
 /** Where OAuth providers send the browser back after consent. */

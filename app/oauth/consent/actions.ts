@@ -27,7 +27,7 @@ export async function approveConsentAction(_prev: FormState, form: FormData): Pr
         text(form, "request"),
         {
           orgId: text(form, "orgId"),
-          scope: toolAccessFromForm(form),
+          scope: toolAccessFromForm(form, "the app"),
           metaToolsOnly: form.get("metaToolsOnly") === "on",
         },
         await appOrigin(),

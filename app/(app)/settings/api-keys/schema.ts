@@ -36,5 +36,10 @@ export function createKeyInputFromForm(form: FormData): CreateApiKeyInput {
       : data.expiresIn === "date"
         ? { expiresAt: data.expiresOn.trim() }
         : { expiresInDays: Number(data.expiresIn) };
-  return { name: data.name, metaToolsOnly: data.metaToolsOnly, ...expiry, scope: toolAccessFromForm(form) };
+  return {
+    name: data.name,
+    metaToolsOnly: data.metaToolsOnly,
+    ...expiry,
+    scope: toolAccessFromForm(form, "the key"),
+  };
 }
