@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumPath } from "./tests/e2e/chromium";
-import { FIXTURE_CA_FILE } from "./tests/fixtures/oauth/client-metadata-server";
 import { oidcClient } from "./tests/fixtures/oidc/client";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
@@ -91,7 +90,7 @@ export default defineConfig({
         // The OAuth test provider listens on loopback, and so do the Client ID Metadata Documents, over https with
         // a certificate of the tests' own.
         MCP_ALLOW_PRIVATE_NETWORKS: "true",
-        NODE_EXTRA_CA_CERTS: FIXTURE_CA_FILE,
+        NODE_EXTRA_CA_CERTS: path.resolve("tests/fixtures/tls/localhost-cert.pem"),
         // Invitations made here are expired from the start, so a browser test can open an expired link.
         INVITATION_TTL_HOURS: "0",
         ...quiet,

@@ -43,7 +43,7 @@ test("a client identified by its Client ID Metadata Document connects, and the c
   const consent = new ConsentPage(page);
   // The name is the document's, not the one the client would have registered.
   await consent.shown("Metadata Document Client");
-  await expect(page.getByText("Metadata document")).toBeVisible();
+  await expect(page.getByText("Metadata document", { exact: true })).toBeVisible();
   await expect(page.getByText(new URL(documents.origin).host)).toBeVisible();
   await expect(page.getByText("This is a desktop app")).toBeVisible();
   await consent.allow();

@@ -16,7 +16,7 @@ export class ConsentPage {
 
   /** Chooses what the app may use, by the option's label ("Every tool of the organization", …). */
   async mayUse(label: string) {
-    await this.form().getByLabel("May use").selectOption({ label });
+    await this.form().getByLabel("May use", { exact: true }).selectOption({ label });
   }
 
   async allow() {
