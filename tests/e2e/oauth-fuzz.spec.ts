@@ -103,7 +103,8 @@ test("malformed requests to every OAuth and well-known path get JSON with a 4xx,
   for (let i = 0; i < 600; i++) {
     // Most requests go to the four protocol endpoints; the rest probe the other paths.
     const path = next() < 0.7 ? pick(paths.slice(0, 4)) : pick(paths);
-    const method = i % 5 === 0 ? pick(methods) : path.includes("register") ? "POST" : pick(["GET", "POST"] as const);
+    const method =
+      i % 5 === 0 ? pick(methods) : path.includes("register") ? "POST" : pick(["GET", "POST"] as const);
     const query = next() < 0.5 ? `?${params()}` : "";
     const kind = Math.floor(next() * 4);
     // An address of its own per request, so registrations here never use up the limit other tests register under.
@@ -117,7 +118,11 @@ test("malformed requests to every OAuth and well-known path get JSON with a 4xx,
         headers["content-type"] = "application/json";
         data = JSON.stringify(pick(jsonBodies));
       } else if (kind === 2) {
-        headers["content-type"] = pick(["text/plain", "application/json", "application/x-www-form-urlencoded"]);
+        headers["content-type"] = pick([
+          "text/plain",
+          "application/json",
+          "application/x-www-form-urlencoded",
+        ]);
         data = Buffer.from(Array.from({ length: Math.floor(next() * 200) }, () => Math.floor(next() * 256)));
       }
     }
@@ -142,7 +147,12 @@ test("malformed requests to every OAuth and well-known path get JSON with a 4xx,
       expect(typeof body.error_description, where).toBe("string");
     }
   }
-  console.log(`[oauth fuzz] statuses: ${[...statuses].sort().map(([s, n]) => `${s}×${n}`).join(", ")}`);
+  console.log(
+    `[oauth fuzz] statuses: ${[...statuses]
+      .sort()
+      .map(([s, n]) => `${s}×${n}`)
+      .join(", ")}`,
+  );
   // Malformed input is refused in many ways; a good share are plain 400s.
   expect(statuses.get(400) ?? 0).toBeGreaterThan(150);
 });
