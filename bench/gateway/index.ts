@@ -255,6 +255,12 @@ try {
       client: await connect(gatewayUrl, { ring: largeKeys, stateless: true }),
       tool: "plain_echo",
     },
+    // Right after the same path with a key, so the two are measured alike.
+    {
+      name: "→ Switchboard /api/mcp with an OAuth access token → plain echo server",
+      client: await connect(gatewayUrl, { ring: largeTokens, stateless: true }),
+      tool: "plain_echo",
+    },
     {
       name: "→ Switchboard /api/mcp in a session → server-everything",
       client: await connectSessions(gatewayUrl, largeKeyList, largeKeys),
@@ -264,11 +270,6 @@ try {
       name: "SDK client speaking 2025-06-18 (as mcp-hub does) → server-everything directly",
       client: await connect(upstream.url, { protocolVersion: "2025-06-18" }),
       tool: "echo",
-    },
-    {
-      name: "→ Switchboard /api/mcp with an OAuth access token → plain echo server",
-      client: await connect(gatewayUrl, { ring: largeTokens, stateless: true }),
-      tool: "plain_echo",
     },
   ];
   const call = (path: (typeof paths)[number]) => async () => {

@@ -80,9 +80,10 @@ export async function authenticateCaller(
   request: Request,
   endpoint: string,
 ): Promise<GatewayCaller | Response> {
-  const challenge = challengeOf(request, endpoint);
+  // Built only for a refusal: a request let in never needs the origin or the metadata's address.
+  const challenge = () => challengeOf(request, endpoint);
   const authorization = request.headers.get("authorization");
-  if (!authorization?.trim()) return credentialsMissing(challenge);
+  if (!authorization?.trim()) return credentialsMissing(challenge());
   const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
   const endpointKind = endpoint === "gateway" ? "gateway" : "integration";
   if (token && API_KEY.test(token)) {
@@ -92,7 +93,7 @@ export async function authenticateCaller(
       return caller;
     } catch (error) {
       if (error instanceof AppError && error.status === 401)
-        return challenged(new OAuthError(OAuthErrorCode.InvalidToken, error.message), challenge);
+        return challenged(new OAuthError(OAuthErrorCode.InvalidToken, error.message), challenge());
       return appErrorRefusal(error);
     }
   }
@@ -101,11 +102,11 @@ export async function authenticateCaller(
     try {
       verified = await verifiedToken(db, authorization, endpoint);
     } catch (error) {
-      if (error instanceof OAuthError) return challenged(error, challenge);
+      if (error instanceof OAuthError) return challenged(error, challenge());
       throw error;
     }
     const caller = callerOfToken(verified);
-    span.setAttributes(callerSpanAttributes(caller));
+    if (span.isRecording()) span.setAttributes(callerSpanAttributes(caller));
     addToRequestLog(callerLogFields(caller));
     const needed = await scopeNeeded(db, caller, endpoint);
     if (needed)
@@ -114,7 +115,7 @@ export async function authenticateCaller(
           OAuthErrorCode.InsufficientScope,
           `This authorization does not include the integration "${needed.slice("integration:".length)}": authorize again with scope ${needed}.`,
         ),
-        challenge,
+        challenge(),
         [needed],
       );
     try {

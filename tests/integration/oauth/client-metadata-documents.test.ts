@@ -49,7 +49,7 @@ const refusalOf = (url: string, allowPrivateNetworks = true) =>
 
 describe("a client identified by its Client ID Metadata Document", () => {
   it("connects with the MCP SDK's client, which uses the document's URL as its client_id", async () => {
-    const provider = new MemoryOAuthProvider(undefined, documents.clientId);
+    const provider = new MemoryOAuthProvider(REDIRECT_URI, { clientMetadataUrl: documents.clientId });
     const transport = new StreamableHTTPClientTransport(new URL(`${APP}/api/mcp`), {
       authProvider: provider,
       fetch: appFetch,

@@ -3,45 +3,27 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "@/db/client";
 import { oauthGrants, oauthTokens } from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
-import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration } from "@/lib/mcp/integrations/create-integration";
-import { testIntegration } from "@/lib/mcp/integrations/test-connection";
-import { type RunningFixture, startFixture } from "../../fixtures/mcp/start-fixture";
-import { textOf, useDatabase } from "../gateway-client";
-import { registerOwners } from "../org-users";
-import { createTestDatabase } from "../test-db";
+import { textOf } from "../gateway-client";
 import { usageRecordsOf } from "../usage-records";
 import { APP, appFetch, postForm } from "./app-fetch";
-import { consentTo, MemoryOAuthProvider } from "./test-client";
+import { type OAuthTestApp, openOAuthTestApp } from "./oauth-app";
+import { consentTo, MemoryOAuthProvider, REDIRECT_URI } from "./test-client";
 
-let handle: DatabaseHandle & { db: DatabaseHandle["db"] };
+let app: OAuthTestApp;
+let handle: OAuthTestApp["handle"];
 let ada: UserContext;
-let echo: RunningFixture;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  handle = await createTestDatabase();
-  useDatabase(handle);
-  [ada] = (await registerOwners(handle.db, "Ada")) as [UserContext];
-  echo = await startFixture("echo");
-  const integration = await createIntegration(handle.db, ada, {
-    source: "custom",
-    name: "Echo",
-    transport: "streamable-http",
-    url: echo.url,
-  });
-  expect((await testIntegration(handle.db, ada, integration.id)).ok).toBe(true);
+  app = await openOAuthTestApp({ echo: true });
+  ({ handle, ada } = app);
 }, 60_000);
 
 afterAll(async () => {
   await Promise.allSettled(clients.map((client) => client.close()));
-  await getMcpClient().pool.closeAll();
-  await echo?.stop();
-  useDatabase(undefined);
-  await handle?.close();
+  await app?.close();
 });
 
 /** The SDK's client on an endpoint with the provider; connected once the provider holds tokens. */
@@ -71,7 +53,7 @@ async function signIn(path: string, provider: MemoryOAuthProvider, choice = {}):
 
 describe("an MCP client signing in with OAuth", () => {
   it("discovers the server from the 401, registers, authorizes with PKCE and uses the gateway", async () => {
-    const provider = new MemoryOAuthProvider();
+    const provider = new MemoryOAuthProvider(REDIRECT_URI);
     const back = await signIn("/api/mcp", provider);
     // Dynamic registration gave it a client_id; the authorization answered with our issuer (RFC 9207).
     expect(provider.client?.client_id).toMatch(/^sbo_client_/);
@@ -98,13 +80,15 @@ describe("an MCP client signing in with OAuth", () => {
   });
 
   it("keeps the state a client sends, and comes back to it", async () => {
-    const provider = Object.assign(new MemoryOAuthProvider(), { state: () => "round-trip-state" });
+    const provider = Object.assign(new MemoryOAuthProvider(REDIRECT_URI), {
+      state: () => "round-trip-state",
+    });
     const back = await signIn("/api/mcp", provider);
     expect(back.searchParams.get("state")).toBe("round-trip-state");
   });
 
   it("uses an integration's pass-through endpoint with a token for that endpoint", async () => {
-    const provider = new MemoryOAuthProvider();
+    const provider = new MemoryOAuthProvider(REDIRECT_URI);
     await signIn("/api/mcp/integrations/echo", provider);
     expect(provider.authorizationUrl?.searchParams.get("resource")).toBe(`${APP}/api/mcp/integrations/echo`);
     expect(provider.authorizationUrl?.searchParams.get("scope")).toBe("integration:echo");
@@ -115,7 +99,7 @@ describe("an MCP client signing in with OAuth", () => {
   });
 
   it("refreshes an expired access token with its refresh token, which rotates", async () => {
-    const provider = new MemoryOAuthProvider();
+    const provider = new MemoryOAuthProvider(REDIRECT_URI);
     await signIn("/api/mcp", provider);
     const first = provider.saved;
     // The access token runs out (an hour, as if it had passed).
@@ -130,7 +114,7 @@ describe("an MCP client signing in with OAuth", () => {
   });
 
   it("is disconnected by revoking its refresh token (RFC 7009)", async () => {
-    const provider = new MemoryOAuthProvider();
+    const provider = new MemoryOAuthProvider(REDIRECT_URI);
     await signIn("/api/mcp", provider);
     const revoked = await postForm("/oauth/revoke", {
       token: provider.saved?.refresh_token ?? "",

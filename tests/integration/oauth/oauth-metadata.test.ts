@@ -1,26 +1,22 @@
 import { OAuthMetadataSchema, OAuthProtectedResourceMetadataSchema } from "@modelcontextprotocol/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "@/db/client";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
-import { useDatabase } from "../gateway-client";
-import { registerOwners } from "../org-users";
-import { createTestDatabase } from "../test-db";
 import { APP, appFetch } from "./app-fetch";
 import { listTools } from "./mcp-post";
+import { type OAuthTestApp, openOAuthTestApp } from "./oauth-app";
 
-let handle: DatabaseHandle & { db: DatabaseHandle["db"] };
+let app: OAuthTestApp;
+let handle: OAuthTestApp["handle"];
 let ada: UserContext;
 
 beforeAll(async () => {
-  handle = await createTestDatabase();
-  useDatabase(handle);
-  [ada] = (await registerOwners(handle.db, "Ada")) as [UserContext];
-});
+  app = await openOAuthTestApp({ echo: false });
+  ({ handle, ada } = app);
+}, 60_000);
 
 afterAll(async () => {
-  useDatabase(undefined);
-  await handle?.close();
+  await app?.close();
 });
 
 const getJson = async (path: string, headers: Record<string, string> = {}) => {

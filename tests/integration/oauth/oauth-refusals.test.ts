@@ -1,23 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { DatabaseHandle } from "@/db/client";
 import { changePassword } from "@/lib/auth/change-password";
 import { resolveUserContext, type UserContext } from "@/lib/auth/context";
-import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration } from "@/lib/mcp/integrations/create-integration";
-import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import { verifyAccessToken } from "@/lib/oauth-server/access-tokens";
 import { listOwnGrants, revokeGrant } from "@/lib/oauth-server/grants";
 import { setOrganizationOAuthPolicy } from "@/lib/oauth-server/org-policy";
 import { removeMember } from "@/lib/orgs/members";
 import { setUserDisabled } from "@/lib/platform/platform-admin";
-import { type RunningFixture, startFixture } from "../../fixtures/mcp/start-fixture";
-import { useDatabase } from "../gateway-client";
 import { itOnPostgres } from "../on-postgres";
 import { joinByInvitation, registerOwners } from "../org-users";
 import { openSecondInstance } from "../second-instance";
-import { createTestDatabase } from "../test-db";
 import { APP, appFetch, postForm } from "./app-fetch";
 import { listTools } from "./mcp-post";
+import { type OAuthTestApp, openOAuthTestApp } from "./oauth-app";
 import {
   authorizationUrl,
   consentTo,
@@ -27,29 +21,17 @@ import {
   tokensFor,
 } from "./test-client";
 
-let handle: DatabaseHandle & { db: DatabaseHandle["db"] };
+let app: OAuthTestApp;
+let handle: OAuthTestApp["handle"];
 let ada: UserContext;
-let echo: RunningFixture;
 
 beforeAll(async () => {
-  handle = await createTestDatabase();
-  useDatabase(handle);
-  [ada] = (await registerOwners(handle.db, "Ada")) as [UserContext];
-  echo = await startFixture("echo");
-  const integration = await createIntegration(handle.db, ada, {
-    source: "custom",
-    name: "Echo",
-    transport: "streamable-http",
-    url: echo.url,
-  });
-  expect((await testIntegration(handle.db, ada, integration.id)).ok).toBe(true);
+  app = await openOAuthTestApp({ echo: true });
+  ({ handle, ada } = app);
 }, 60_000);
 
 afterAll(async () => {
-  await getMcpClient().pool.closeAll();
-  await echo?.stop();
-  useDatabase(undefined);
-  await handle?.close();
+  await app?.close();
 });
 
 /** A member of Ada's organization, invited and signed in as they would be. */

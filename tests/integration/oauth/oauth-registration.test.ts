@@ -1,27 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "@/db/client";
 import type { UserContext } from "@/lib/auth/context";
-import { useDatabase } from "../gateway-client";
-import { registerOwners } from "../org-users";
-import { createTestDatabase } from "../test-db";
 import { APP, appFetch, postForm } from "./app-fetch";
+import { type OAuthTestApp, openOAuthTestApp } from "./oauth-app";
 import { authorizationUrl, consentTo, pkce, REDIRECT_URI } from "./test-client";
 
 process.env.OAUTH_REGISTRATIONS_PER_MINUTE = "3";
 
-let handle: DatabaseHandle & { db: DatabaseHandle["db"] };
+let app: OAuthTestApp;
+let handle: OAuthTestApp["handle"];
 let ada: UserContext;
 let address = 0;
 
 beforeAll(async () => {
-  handle = await createTestDatabase();
-  useDatabase(handle);
-  [ada] = (await registerOwners(handle.db, "Ada")) as [UserContext];
-});
+  app = await openOAuthTestApp({ echo: false });
+  ({ handle, ada } = app);
+}, 60_000);
 
 afterAll(async () => {
-  useDatabase(undefined);
-  await handle?.close();
+  await app?.close();
 });
 
 /** A registration request (RFC 7591) from an address of its own unless one is given. */

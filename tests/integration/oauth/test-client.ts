@@ -1,63 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthClientMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { Database } from "@/db/client";
 import type { UserContext } from "@/lib/auth/context";
 import { approveAuthorization, type ConsentChoice } from "@/lib/oauth-server/consent";
 import { APP, appFetch, postForm } from "./app-fetch";
 
+export { MemoryOAuthProvider } from "../../fixtures/oauth/memory-provider";
+
 export const REDIRECT_URI = "http://127.0.0.1:33418/callback";
-
-/**
- * The MCP SDK's OAuth client provider, kept in memory: what a client application keeps between runs. The browser
- * step is recorded (`authorizationUrl`) for the test to complete, as a person would.
- */
-export class MemoryOAuthProvider implements OAuthClientProvider {
-  client?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = "";
-  authorizationUrl?: URL;
-
-  constructor(
-    readonly clientMetadata: OAuthClientMetadata = {
-      client_name: "Test MCP client",
-      redirect_uris: [REDIRECT_URI],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    },
-    readonly clientMetadataUrl?: string,
-  ) {}
-
-  get redirectUrl() {
-    return this.clientMetadata.redirect_uris[0] ?? REDIRECT_URI;
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.client = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 /**
  * What the browser does with an authorization URL: the authorization endpoint checks it and sends the person to

@@ -1,20 +1,12 @@
 import { apiRoute } from "@/lib/http/api-route";
+import { everyMethod } from "@/lib/http/every-method";
 import { authorizationServerAnswer } from "@/lib/oauth-server/well-known";
 
 export const dynamic = "force-dynamic";
 
 /** The authorization server's metadata under OpenID Connect discovery's name, which MCP clients also try. */
-const answer = apiRoute<{ path?: string[] }>(
-  "GET /.well-known/openid-configuration",
-  async (request, { params }) => authorizationServerAnswer(request, (await params).path ?? []),
+export const { DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT } = everyMethod(
+  apiRoute<{ path?: string[] }>("GET /.well-known/openid-configuration", async (request, { params }) =>
+    authorizationServerAnswer(request, (await params).path ?? []),
+  ),
 );
-
-export {
-  answer as DELETE,
-  answer as GET,
-  answer as HEAD,
-  answer as OPTIONS,
-  answer as PATCH,
-  answer as POST,
-  answer as PUT,
-};
