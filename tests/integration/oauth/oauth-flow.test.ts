@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { oauthGrants, oauthTokens } from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
+import { dashboardData } from "@/lib/usage/dashboard";
 import { textOf } from "../gateway-client";
 import { usageRecordsOf } from "../usage-records";
 import { APP, appFetch, postForm } from "./app-fetch";
@@ -77,6 +78,20 @@ describe("an MCP client signing in with OAuth", () => {
       apiKeyId: null,
       oauthClientId: grant?.clientId,
     });
+    // The dashboard counts it per client.
+    const day = 24 * 3600_000;
+    const { oauthClients } = await dashboardData(handle.db, ada.orgId, {
+      from: new Date(Date.now() - day),
+      to: new Date(Date.now() + day),
+    });
+    expect(oauthClients).toEqual([
+      expect.objectContaining({
+        oauthClientId: grant?.clientId,
+        name: "Test MCP client",
+        calls: 1,
+        people: 1,
+      }),
+    ]);
   });
 
   it("keeps the state a client sends, and comes back to it", async () => {
