@@ -5,7 +5,7 @@ import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import { type RunningFixture, startFixture } from "../../fixtures/mcp/start-fixture";
-import { useDatabase } from "../gateway-client";
+import { useDatabase as setRouteDatabase } from "../gateway-client";
 import { registerOwners } from "../org-users";
 import { createTestDatabase } from "../test-db";
 
@@ -22,7 +22,7 @@ export interface OAuthTestApp {
  */
 export async function openOAuthTestApp({ echo = false } = {}): Promise<OAuthTestApp> {
   const handle = await createTestDatabase();
-  useDatabase(handle);
+  setRouteDatabase(handle);
   const [ada] = (await registerOwners(handle.db, "Ada")) as [UserContext];
   let server: RunningFixture | undefined;
   if (echo) {
@@ -41,7 +41,7 @@ export async function openOAuthTestApp({ echo = false } = {}): Promise<OAuthTest
     async close() {
       await getMcpClient().pool.closeAll();
       await server?.stop();
-      useDatabase(undefined);
+      setRouteDatabase(undefined);
       await handle.close();
     },
   };
