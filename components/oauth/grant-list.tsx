@@ -9,8 +9,8 @@ const date = (iso: string | null) =>
 
 const endpointLabel = (resource: GrantView["resource"]) =>
   resource === "gateway"
-    ? "All of the organization's MCP endpoint"
-    : `Integration ${resource.slice("integrations/".length)} alone`;
+    ? "Gateway (/api/mcp)"
+    : `Integration ${resource.slice("integrations/".length)} alone (/api/mcp/${resource})`;
 
 /** Connected apps as a list: who, where, what they may use, when granted and last used, and Revoke. */
 export function GrantList({
