@@ -65,7 +65,7 @@ export function listOwnGrants(db: Database, ctx: UserContext): Promise<GrantView
 }
 
 /** Every grant of the organization's members, for its owners and admins. */
-export function listOrganizationGrants(db: Database, ctx: RequestContext): Promise<GrantView[]> {
+export async function listOrganizationGrants(db: Database, ctx: RequestContext): Promise<GrantView[]> {
   requireAdmin(ctx);
   return grantViews(db, and(eq(oauthGrants.organizationId, ctx.orgId)));
 }
