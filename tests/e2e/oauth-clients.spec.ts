@@ -240,3 +240,27 @@ test("the sign-in redirects never take the app's address from Host or X-Forwarde
   });
   expect((await metadata.json()).issuer).toBe(baseURL);
 });
+
+test("the 2025-03-26 default endpoints reach the authorization server; the sign-up page stays a page", async ({
+  request,
+  page,
+}) => {
+  const registered = await request.post("/register", {
+    data: {
+      client_name: "Old client",
+      redirect_uris: ["http://127.0.0.1/callback"],
+      token_endpoint_auth_method: "none",
+    },
+    headers: { "x-forwarded-for": "198.20.0.1" },
+  });
+  expect(registered.status()).toBe(201);
+  expect((await registered.json()).client_id).toMatch(/^sbo_client_/);
+  const token = await request.post("/token", { form: { grant_type: "authorization_code" } });
+  expect(token.status()).toBe(400);
+  expect(await token.json()).toMatchObject({ error: "invalid_request" });
+  const authorize = await request.get("/authorize?client_id=unknown", { maxRedirects: 0 });
+  expect(authorize.status()).toBe(401);
+  expect(await authorize.json()).toMatchObject({ error: "invalid_client" });
+  await page.goto("/register");
+  await expect(page.getByRole("button", { name: "Create account" })).toBeVisible();
+});

@@ -74,6 +74,8 @@ const paths = [
   "/oauth/register",
   "/oauth/revoke",
   "/oauth/unknown",
+  "/authorize",
+  "/token",
   "/oauth/authorize/extra",
   "/.well-known/oauth-authorization-server",
   "/.well-known/oauth-authorization-server/api/mcp",
