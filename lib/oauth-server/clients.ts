@@ -1,15 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, lt, notExists, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { type OAuthClientRecordMetadata, type OAuthClientRow, oauthClients, oauthGrants } from "@/db/schema";
+import { type OAuthClientRow, oauthClients, oauthGrants } from "@/db/schema";
 import { enforceRateLimit, RateLimitedError } from "@/lib/api-keys/rate-limit";
 import { getEnv } from "@/lib/env";
 import { checkClientMetadata } from "./client-metadata";
 import { fetchMetadataDocument, isMetadataDocumentUrl } from "./client-metadata-document";
 import { OAuthError, OAuthErrorCode, oauthError } from "./oauth-response";
 import { hashSecret, matchesHash, newSecret } from "./secrets";
-
-export type OAuthClient = OAuthClientRow;
 
 /** What the consent page and Connected apps show of a client. */
 export interface ClientView {
@@ -200,5 +198,3 @@ function withBasicChallenge(error: OAuthError, basic: boolean): OAuthError {
       })
     : error;
 }
-
-export type { OAuthClientRecordMetadata };

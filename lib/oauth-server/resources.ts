@@ -8,8 +8,6 @@ export type Endpoint = "gateway" | `integrations/${string}`;
 
 const SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
-export const integrationEndpoint = (slug: string): Endpoint => `integrations/${slug}`;
-
 export function isEndpoint(value: string): value is Endpoint {
   if (value === "gateway") return true;
   const slug = value.startsWith("integrations/") ? value.slice("integrations/".length) : undefined;
@@ -17,8 +15,7 @@ export function isEndpoint(value: string): value is Endpoint {
 }
 
 /** The path of an endpoint on the app. */
-export const endpointPath = (endpoint: Endpoint) =>
-  endpoint === "gateway" ? "/api/mcp" : `/api/mcp/${endpoint}`;
+const endpointPath = (endpoint: Endpoint) => (endpoint === "gateway" ? "/api/mcp" : `/api/mcp/${endpoint}`);
 
 /** The endpoint's canonical URL on the app's origin: the resource its tokens are for. */
 export const resourceUrl = (origin: string, endpoint: Endpoint) => `${origin}${endpointPath(endpoint)}`;
