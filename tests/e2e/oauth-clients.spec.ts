@@ -58,6 +58,7 @@ async function connectBySigningIn(
   await consent.shown(clientName);
   await consent.allow();
   const response = await back;
+  await tab.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback/);
   await transport.finishAuth(response.searchParams.get("code") ?? "");
   return response;
 }
@@ -166,6 +167,7 @@ test.describe
       await consent.mayUse("Read-only knowledge (the built-in knowledge tools)");
       await consent.allow();
       await transport.finishAuth((await back).searchParams.get("code") ?? "");
+      await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback/);
       const client = await connected(gateway, provider);
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(
         expect.arrayContaining(["node_knowledge_retriever"]),
@@ -212,6 +214,7 @@ test.describe
       const back = redirect.next();
       await new ConsentPage(page).deny();
       expect((await back).searchParams.get("error")).toBe("access_denied");
+      await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback/);
 
       await page.goto("/settings/connected-apps");
       await policy.getByLabel("Members may connect apps by signing in").check();
@@ -256,8 +259,8 @@ test("the 2025-03-26 default endpoints reach the authorization server; the sign-
   expect(registered.status()).toBe(201);
   expect((await registered.json()).client_id).toMatch(/^sbo_client_/);
   const token = await request.post("/token", { form: { grant_type: "authorization_code" } });
-  expect(token.status()).toBe(400);
-  expect(await token.json()).toMatchObject({ error: "invalid_request" });
+  expect(token.status()).toBe(401);
+  expect(await token.json()).toMatchObject({ error: "invalid_client" });
   const authorize = await request.get("/authorize?client_id=unknown", { maxRedirects: 0 });
   expect(authorize.status()).toBe(401);
   expect(await authorize.json()).toMatchObject({ error: "invalid_client" });

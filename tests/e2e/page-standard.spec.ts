@@ -87,6 +87,7 @@ test.describe
         const back = redirect.next();
         await new ConsentPage(page).allow();
         expect((await back).searchParams.get("code")).toBeTruthy();
+        await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback/);
       } finally {
         await redirect.stop();
       }
@@ -128,7 +129,7 @@ test.describe
           baseURL,
           request,
         }) => {
-          test.setTimeout(180_000);
+          test.setTimeout(300_000);
           const context = await browser.newContext({ viewport, colorScheme, baseURL });
           const page = await context.newPage();
           const problems: string[] = [];
