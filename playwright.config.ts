@@ -87,8 +87,10 @@ export default defineConfig({
         OPENAI_BASE_URL: `http://127.0.0.1:${scriptedLlmPort}/v1`,
         CHAT_MODEL: "scripted-model",
         MCP_DEMO_SERVERS: "true",
-        // The OAuth test provider listens on loopback.
+        // The OAuth test provider listens on loopback, and so do the Client ID Metadata Documents, over https with
+        // a certificate of the tests' own.
         MCP_ALLOW_PRIVATE_NETWORKS: "true",
+        NODE_EXTRA_CA_CERTS: path.resolve("tests/fixtures/tls/localhost-cert.pem"),
         // Invitations made here are expired from the start, so a browser test can open an expired link.
         INVITATION_TTL_HOURS: "0",
         ...quiet,

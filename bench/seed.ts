@@ -1,12 +1,17 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { mcpIntegrations } from "@/db/schema";
+import { mcpIntegrations, users } from "@/db/schema";
 import { createApiKey } from "@/lib/api-keys/api-keys";
-import { type RequestContext, systemContext } from "@/lib/auth/context";
+import { type RequestContext, resolveUserContext, systemContext } from "@/lib/auth/context";
 import { createUserInOrganization, createUserWithoutOrganization } from "@/lib/auth/users";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { testIntegration } from "@/lib/mcp/integrations/test-connection";
+import { checkAuthorizationRequest } from "@/lib/oauth-server/authorization-requests";
+import { registerClient } from "@/lib/oauth-server/clients";
+import { approveAuthorization } from "@/lib/oauth-server/consent";
+import { tokenRequest } from "@/lib/oauth-server/token-endpoint";
 import { createOrganization } from "@/lib/orgs/organizations";
 
 /** An organization with a unique slug, and an owner's context in it for the app's own functions. */
@@ -95,4 +100,59 @@ export async function createBenchOwner(db: Database, orgId: string) {
 /** Closes the connections the bench process itself opened to MCP servers (testing integrations). */
 export async function closeBenchClients() {
   await getMcpClient().pool.closeAll();
+}
+
+/**
+ * Access tokens for the gateway, each from a grant of its own, made through the authorization server's own steps
+ * (a client registered, its authorization request checked, consent given, the code exchanged with its PKCE
+ * verifier), so each has its own rate limit, as each key has.
+ */
+export async function createBenchAccessTokens(db: Database, orgId: string, count: number): Promise<string[]> {
+  const { email, password } = await createBenchOwner(db, orgId);
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  if (!user || !password) throw new Error("no bench owner");
+  const person = await resolveUserContext(db, { userId: user.id, preferredOrgId: orgId });
+  const issuer = "http://localhost";
+  const redirectUri = "http://127.0.0.1/callback";
+  const tokens: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const client = await registerClient(
+      db,
+      { client_name: `Bench client ${i}`, redirect_uris: [redirectUri], token_endpoint_auth_method: "none" },
+      { address: `bench-${i}` },
+    );
+    const verifier = randomBytes(32).toString("base64url");
+    const params = new URLSearchParams({
+      response_type: "code",
+      client_id: String(client.client_id),
+      redirect_uri: redirectUri,
+      code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+      code_challenge_method: "S256",
+      resource: `${issuer}/api/mcp`,
+    });
+    const check = await checkAuthorizationRequest(db, params, issuer);
+    if (check.kind !== "pending") throw new Error(`authorization refused: ${check.error.message}`);
+    const back = new URL(
+      await approveAuthorization(
+        db,
+        person,
+        check.requestId,
+        { orgId, scope: null, metaToolsOnly: false },
+        issuer,
+      ),
+    );
+    const answer = await tokenRequest(
+      db,
+      new URLSearchParams({
+        grant_type: "authorization_code",
+        code: back.searchParams.get("code") ?? "",
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+        client_id: String(client.client_id),
+      }),
+      { authorization: null, issuer },
+    );
+    tokens.push(answer.access_token);
+  }
+  return tokens;
 }

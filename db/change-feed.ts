@@ -9,6 +9,7 @@ import type { Database } from "./client";
  */
 export type ChangeChannel =
   | "switchboard_api_keys"
+  | "switchboard_oauth_grants"
   | "switchboard_catalog"
   | "switchboard_access"
   | "switchboard_orgs"

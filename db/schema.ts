@@ -46,6 +46,10 @@ export const organizations = pgTable("organizations", {
   name: text("name").notNull(),
   /** Keep tool calls' arguments and results (secrets redacted) in the usage records. Off by default. */
   recordToolPayloads: boolean("record_tool_payloads").notNull().default(false),
+  /** Members may authorize MCP clients (Claude, ChatGPT…) by OAuth; off ends every grant of the organization. */
+  oauthClientsEnabled: boolean("oauth_clients_enabled").notNull().default(true),
+  /** Host names OAuth clients may send people back to (null: any); a client whose redirect is elsewhere is refused. */
+  oauthRedirectHosts: jsonb("oauth_redirect_hosts").$type<string[]>(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -437,6 +441,8 @@ export const usageRecords = pgTable(
     /** Who: a user or an API key (no foreign keys: the record outlives them). */
     userId: uuid("user_id"),
     apiKeyId: uuid("api_key_id"),
+    /** The OAuth client a user's call came through (Claude, ChatGPT…), when it came with an access token. */
+    oauthClientId: uuid("oauth_client_id"),
     surface: text("surface")
       .$type<"chat" | "rest" | "gateway" | "capability" | "runner" | "test-run">()
       .notNull(),
@@ -540,7 +546,7 @@ export type IntegrationHealthCheck = typeof integrationHealthChecks.$inferSelect
 
 /**
  * An MCP client's session with the gateway (`Mcp-Session-Id`), kept here so any instance can answer its requests.
- * It belongs to the API key that opened it and ends with it.
+ * It belongs to the API key or the OAuth grant that opened it and ends with it.
  */
 export const mcpGatewaySessions = pgTable(
   "mcp_gateway_sessions",
@@ -549,9 +555,8 @@ export const mcpGatewaySessions = pgTable(
     organizationId: uuid("organization_id")
       .notNull()
       .references(() => organizations.id, { onDelete: "cascade" }),
-    apiKeyId: uuid("api_key_id")
-      .notNull()
-      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    apiKeyId: uuid("api_key_id").references(() => apiKeys.id, { onDelete: "cascade" }),
+    oauthGrantId: uuid("oauth_grant_id").references(() => oauthGrants.id, { onDelete: "cascade" }),
     /** Which endpoint it was opened on: "gateway", or the slug of the integration passed through. */
     endpoint: text("endpoint").notNull(),
     protocolVersion: text("protocol_version").notNull(),
@@ -591,4 +596,139 @@ export const mcpSessionEvents = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("mcp_session_events_stream_idx").on(table.sessionId, table.streamId, table.seq)],
+);
+
+export const oauthClientKindEnum = pgEnum("oauth_client_kind", ["dynamic", "metadata_document"]);
+
+/**
+ * An MCP client (Claude, ChatGPT, VS Code…) known to Switchboard's authorization server: registered dynamically
+ * (RFC 7591), or named by its Client ID Metadata Document's URL, whose fetched document is kept here a while.
+ */
+export const oauthClients = pgTable(
+  "oauth_clients",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** The `client_id` the client sends: one we issued, or the https URL of its metadata document. */
+    clientId: text("client_id").notNull().unique(),
+    kind: oauthClientKindEnum("kind").notNull(),
+    /** SHA-256 of the secret we issued, for clients that authenticate at the token endpoint; null: a public client. */
+    secretHash: text("secret_hash"),
+    /** The client's registered metadata (RFC 7591 fields: client_name, redirect_uris, logo_uri…), as validated. */
+    metadata: jsonb("metadata").$type<OAuthClientRecordMetadata>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** A metadata document is fetched again after this (its cache lifetime); null for registered clients. */
+    refreshAt: timestamp("refresh_at", { withTimezone: true }),
+  },
+  (table) => [index("oauth_clients_kind_created_idx").on(table.kind, table.createdAt)],
+);
+
+/** What Switchboard keeps of a client's metadata. */
+export interface OAuthClientRecordMetadata {
+  client_name?: string;
+  client_uri?: string;
+  logo_uri?: string;
+  redirect_uris: string[];
+  grant_types?: string[];
+  token_endpoint_auth_method: "none" | "client_secret_basic" | "client_secret_post";
+  scope?: string;
+  software_id?: string;
+  software_version?: string;
+}
+
+export type OAuthClientRow = typeof oauthClients.$inferSelect;
+
+/**
+ * A person's authorization of one client for one organization and one MCP endpoint (RFC 8707 resource), with what
+ * it may use (an API key's scope). Its codes, tokens and sessions belong to it: revoking it deletes it, and them
+ * with it, on every instance.
+ */
+export const oauthGrants = pgTable(
+  "oauth_grants",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    clientId: uuid("client_id")
+      .notNull()
+      .references(() => oauthClients.id, { onDelete: "cascade" }),
+    /** The endpoint the tokens are for: "gateway", or "integrations/<slug>" for one integration passed through. */
+    resource: text("resource").notNull(),
+    /** What it may list and call, as an API key's scope; null: everything of the organization. */
+    scope: jsonb("scope").$type<ApiKeyScope>(),
+    /** The gateway lists only find_tools and call_tool to this client. */
+    metaToolsOnly: boolean("meta_tools_only").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+  },
+  (table) => [
+    // One grant per person, client, organization and endpoint: authorizing again updates it.
+    uniqueIndex("oauth_grants_unique").on(table.userId, table.clientId, table.organizationId, table.resource),
+    index("oauth_grants_org_idx").on(table.organizationId),
+    index("oauth_grants_client_idx").on(table.clientId),
+  ],
+);
+
+export type OAuthGrantRow = typeof oauthGrants.$inferSelect;
+
+/** An authorization request checked and waiting for the person's consent (about ten minutes at most). */
+export const oauthAuthorizationRequests = pgTable(
+  "oauth_authorization_requests",
+  {
+    id: text("id").primaryKey(),
+    clientId: uuid("client_id")
+      .notNull()
+      .references(() => oauthClients.id, { onDelete: "cascade" }),
+    redirectUri: text("redirect_uri").notNull(),
+    codeChallenge: text("code_challenge").notNull(),
+    state: text("state"),
+    resource: text("resource").notNull(),
+    /** The scope the client asked for, as it sent it. */
+    scope: text("scope"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [index("oauth_authorization_requests_expiry_idx").on(table.expiresAt)],
+);
+
+/** An authorization code: single use, bound to its client, redirect URI, PKCE challenge and resource. */
+export const oauthAuthorizationCodes = pgTable(
+  "oauth_authorization_codes",
+  {
+    /** SHA-256 of the code; the code itself is only in the redirect. */
+    codeHash: text("code_hash").primaryKey(),
+    grantId: uuid("grant_id")
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: "cascade" }),
+    redirectUri: text("redirect_uri").notNull(),
+    codeChallenge: text("code_challenge").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (table) => [index("oauth_authorization_codes_grant_idx").on(table.grantId)],
+);
+
+export const oauthTokenKindEnum = pgEnum("oauth_token_kind", ["access", "refresh"]);
+
+/** Access and refresh tokens, opaque and stored as SHA-256 hashes like API keys. */
+export const oauthTokens = pgTable(
+  "oauth_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    grantId: uuid("grant_id")
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: "cascade" }),
+    kind: oauthTokenKindEnum("kind").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** A refresh token is used once: a second use is a replay, and ends the grant. */
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (table) => [
+    index("oauth_tokens_grant_idx").on(table.grantId),
+    index("oauth_tokens_expiry_idx").on(table.expiresAt),
+  ],
 );

@@ -43,6 +43,10 @@ export const envSchema = z.object({
   AUTH_SECRET: optionalString.refine((value) => value === undefined || value.length >= 32, {
     message: "must be at least 32 characters (generate one with `openssl rand -base64 32`)",
   }),
+  /** The app's public address: its own origin for redirects, OAuth issuer and metadata. */
+  AUTH_URL: optionalUrl(["https:", "http:"]),
+  /** The app runs behind a proxy that sets X-Forwarded-Host and X-Forwarded-Proto, which may then be believed. */
+  AUTH_TRUST_HOST: booleanFlag.default(false),
   AUTH_GITHUB_ID: optionalString,
   AUTH_GITHUB_SECRET: optionalString,
   AUTH_OIDC_ISSUER: optionalUrl(["https:", "http:"]),
@@ -126,6 +130,10 @@ export const envSchema = z.object({
   /** Metrics carry the organization as a label (one series per organization: mind the cardinality). */
   METRICS_ORG_LABEL: booleanFlag.default(false),
   ALLOW_REGISTRATION: booleanFlag.default(true),
+  /** MCP clients may register themselves with the authorization server (RFC 7591 dynamic client registration). */
+  OAUTH_DYNAMIC_REGISTRATION: booleanFlag.default(true),
+  /** Dynamic client registrations per minute from one address; 0 turns the limit off. */
+  OAUTH_REGISTRATIONS_PER_MINUTE: wholeNumber("registrations a minute (0 turns the limit off)", 10),
   /** How long an invitation link stays valid. */
   INVITATION_TTL_HOURS: wholeNumber("hours", 168),
   /** Invitations are also mailed when set, like smtps://user:password@mail.example.com:465. */

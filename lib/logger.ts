@@ -10,6 +10,8 @@ const KEY_VALUE = /\b(pass(?:word)?|secret|token|api[-_]?key)=([^\s&;,]+)/gi;
 const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+@/gi;
 // The app's own API keys (lib/api-keys): sb_<8-character public prefix>_<secret>; the prefix stays, to tell keys apart.
 const APP_API_KEY = /(?<![A-Za-z0-9])(sb_[A-Za-z0-9]{8})_[A-Za-z0-9_-]{8,}/g;
+// What the app's authorization server issues (lib/oauth-server/secrets.ts): tokens, codes, client secrets.
+const APP_OAUTH_SECRET = /(?<![A-Za-z0-9])(sbo_(?:at|rt|ac|cs))_[A-Za-z0-9_-]{8,}/g;
 const REDACTED = "[redacted]";
 // A record's id in a field named like one (apiKeyId, token_id) tells records apart and is no secret; only a UUID.
 const ID_FIELD = /(Id|ID|_id)$/;
@@ -19,7 +21,7 @@ const isRecordId = (key: string, value: unknown) =>
 const MAX_ERROR_MESSAGE = 500;
 
 // Every text the patterns above could change contains one of these; most log text (ids, paths, names) has none.
-const MIGHT_HOLD_SECRET = /bearer|basic|pass|secret|token|api[-_]?key|:\/\/|sb_/i;
+const MIGHT_HOLD_SECRET = /bearer|basic|pass|secret|token|api[-_]?key|:\/\/|sb_|sbo_/i;
 
 function redactString(value: string): string {
   if (!MIGHT_HOLD_SECRET.test(value)) return value;
@@ -27,7 +29,8 @@ function redactString(value: string): string {
     .replace(BEARER, `$1 ${REDACTED}`)
     .replace(KEY_VALUE, `$1=${REDACTED}`)
     .replace(URL_CREDENTIALS, `$1${REDACTED}@`)
-    .replace(APP_API_KEY, `$1_${REDACTED}`);
+    .replace(APP_API_KEY, `$1_${REDACTED}`)
+    .replace(APP_OAUTH_SECRET, `$1_${REDACTED}`);
 }
 
 /**

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
-import { signOut, unstable_update } from "@/lib/auth/nextauth";
+import { signOutTo, unstable_update } from "@/lib/auth/nextauth";
 import { requireSignedInUser, requireSignedInUserId } from "@/lib/auth/request-context";
 import { formArg, idArg } from "@/lib/http/action-args";
 import { serverAction } from "@/lib/http/server-action";
@@ -52,5 +52,5 @@ export async function createOrganizationAction(_prev: FormState, form: FormData)
 
 /** Signing out takes no arguments, context or database: next-auth ends the session and redirects. */
 export async function signOutAction() {
-  await signOut({ redirectTo: "/login" });
+  await signOutTo("/login");
 }

@@ -3,7 +3,7 @@
 import { AuthError } from "next-auth";
 import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
-import { signIn } from "@/lib/auth/nextauth";
+import { signInWithPassword } from "@/lib/auth/nextauth";
 import { TooManySignInAttempts } from "@/lib/auth/providers";
 import { registerAccount } from "@/lib/auth/register-account";
 import { getEnv } from "@/lib/env";
@@ -25,22 +25,21 @@ export async function loginAction(_prev: FormState, form: FormData): Promise<For
       password: String(form.get("password") ?? ""),
       redirectTo: safeRedirectPath(form.get("callbackUrl")),
     }),
-    onSuccess: signInWithPassword,
+    onSuccess: signInFromForm,
   });
 }
 
 /**
- * Next-auth answers a sign-in by throwing: the redirect when it signs in, an AuthError when it refuses, which
+ * A sign-in answers by throwing: the redirect when it signs in, an AuthError when it refuses, which
  * becomes the form's message here (a failure of our own is thrown on, as the sign-in page has always had it).
  */
-async function signInWithPassword(credentials: {
+async function signInFromForm(credentials: {
   email: string;
   password: string;
   redirectTo: string;
 }): Promise<FormState> {
   try {
-    await signIn("credentials", credentials);
-    return {};
+    return await signInWithPassword(credentials, credentials.redirectTo);
   } catch (error) {
     const values = { email: credentials.email };
     if (error instanceof TooManySignInAttempts) return { error: error.userMessage, values };

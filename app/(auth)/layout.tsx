@@ -1,14 +1,6 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
-import { Logo } from "@/components/logo";
+import { CenteredCard } from "@/components/shell/centered-card";
 
 export default function AuthLayout({ children }: { children: ReactNode }) {
-  return (
-    <main className="flex min-h-dvh flex-col items-center justify-center gap-6 bg-muted px-4 py-10">
-      <Link href="/" className="flex items-center gap-2 text-lg font-semibold">
-        <Logo /> Switchboard
-      </Link>
-      <div className="w-full max-w-sm rounded-lg border bg-card p-6 shadow-sm">{children}</div>
-    </main>
-  );
+  return <CenteredCard>{children}</CenteredCard>;
 }

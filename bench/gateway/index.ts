@@ -12,11 +12,12 @@ import { createBenchDatabase, requireDatabaseUrl } from "../postgres";
 import {
   addIntegration,
   closeBenchClients,
+  createBenchAccessTokens,
   createBenchApiKeys,
   createBenchOrganization,
   insertStoredIntegrations,
 } from "../seed";
-import { percentile, printTable, result, sample } from "../stats";
+import { percentile, printTable, result, sample, sampleInTurn } from "../stats";
 import { type RunningHub, startMcpHub } from "./mcp-hub";
 
 /**
@@ -37,6 +38,10 @@ import { type RunningHub, startMcpHub } from "./mcp-hub";
  *
  * The rate limit stays at 600 a minute a key: requests take the organization's keys in turn, each for at most 500
  * a minute (ApiKeyRing), so every request is counted and none is refused.
+ *
+ * OAuth: the same calls to the plain echo server with access tokens instead of keys (each from a grant of its own,
+ * taken in turn like the keys); token_call_p*_vs_key compare the two call for call, a keyed call and a call with a
+ * token in turn (BENCH_CALLS × 3 of each): a token must cost no more than a key.
  */
 const databaseUrl = requireDatabaseUrl("gateway");
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
@@ -209,6 +214,8 @@ try {
   }
   const largeKeyList = await createBenchApiKeys(db, large.ctx, KEYS);
   const largeKeys = new ApiKeyRing(largeKeyList);
+  // Access tokens are kept in a ring like keys: each grant has the same per-minute limit as a key.
+  const largeTokens = new ApiKeyRing(await createBenchAccessTokens(db, large.org.id, KEYS));
 
   const huge = await createBenchOrganization(db, "Bench 10k");
   await insertStoredIntegrations(db, huge.org.id, { count: 200, toolsEach: 50 });
@@ -247,6 +254,12 @@ try {
     {
       name: "→ Switchboard /api/mcp → plain echo server",
       client: await connect(gatewayUrl, { ring: largeKeys, stateless: true }),
+      tool: "plain_echo",
+    },
+    // Right after the same path with a key, so the two are measured alike.
+    {
+      name: "→ Switchboard /api/mcp with an OAuth access token → plain echo server",
+      client: await connect(gatewayUrl, { ring: largeTokens, stateless: true }),
       tool: "plain_echo",
     },
     {
@@ -292,8 +305,13 @@ try {
     }
   }
   const after = await database.settledActivity();
-  // Three of the paths go through Switchboard.
-  const transactionsPerCall = (after.transactions - before.transactions) / (3 * callsMade);
+  // A token against a key, call for call: the same calls in turn, so both meet the machine alike.
+  const [keyedTimes = [], tokenTimes = []] = await sampleInTurn(
+    [call(paths[5] as (typeof paths)[number]), call(paths[6] as (typeof paths)[number])],
+    REPETITIONS * CALLS,
+  );
+  // Four of the paths go through Switchboard.
+  const transactionsPerCall = (after.transactions - before.transactions) / (4 * callsMade);
   const p50 = calls.map((reps) => median(reps.map((times) => percentile(times, 50))));
   const p99 = calls.map((reps) => median(reps.map((times) => percentile(times, 99))));
 
@@ -349,9 +367,17 @@ try {
     `Call figures are medians of ${REPETITIONS} interleaved repetitions; *_cpu_ms is the CPU time per call (or listing) of each process: the app, its PostgreSQL server processes, mcp-hub, server-everything, and this client. Each call through Switchboard costs ${transactionsPerCall.toFixed(2)} database transactions. App memory (RSS): ${rssBefore.toFixed(0)} MB before the 10,000-tool listings, ${rssAfter.toFixed(0)} MB after.`,
   );
 
-  const [direct, viaHub, viaGateway, plainDirect, plainViaHub, plainViaGateway, inSession, olderDirect] = [
-    0, 1, 2, 3, 4, 5, 6, 7,
-  ].map((i) => ({
+  const [
+    direct,
+    viaHub,
+    viaGateway,
+    plainDirect,
+    plainViaHub,
+    plainViaGateway,
+    withToken,
+    inSession,
+    olderDirect,
+  ] = [0, 1, 2, 3, 4, 5, 6, 7, 8].map((i) => ({
     p50: p50[i] ?? 0,
     p99: p99[i] ?? 0,
   }));
@@ -363,7 +389,8 @@ try {
     !plainViaHub ||
     !plainViaGateway ||
     !inSession ||
-    !olderDirect
+    !olderDirect ||
+    !withToken
   )
     throw new Error("missing measurements");
   result("direct_call_p50_ms", direct.p50);
@@ -384,6 +411,9 @@ try {
   result("plain_call_p50_vs_direct", plainViaGateway.p50 / plainDirect.p50);
   result("plain_call_p50_vs_mcphub", plainViaGateway.p50 / plainViaHub.p50);
   result("plain_mcphub_p50_vs_direct", plainViaHub.p50 / plainDirect.p50);
+  result("token_call_p50_ms", withToken.p50);
+  result("token_call_p50_vs_key", percentile(tokenTimes, 50) / percentile(keyedTimes, 50));
+  result("token_call_p99_vs_key", percentile(tokenTimes, 99) / percentile(keyedTimes, 99));
   result("gateway_db_transactions_per_call", transactionsPerCall);
   result("gateway_app_cpu_ms_per_call", cpuPerCall[2]?.app ?? Number.NaN);
   result("mcphub_cpu_ms_per_call", cpuPerCall[1]?.hub ?? Number.NaN);

@@ -1,4 +1,5 @@
 import {
+  AppWindow,
   BookOpen,
   Bot,
   Braces,
@@ -33,6 +34,7 @@ export const navItems: NavItem[] = [
   { href: "/connect", label: "Connect a client", icon: Plug },
   { href: "/settings/members", label: "Members", icon: Users },
   { href: "/settings/api-keys", label: "API keys", icon: KeyRound, adminOnly: true },
+  { href: "/settings/connected-apps", label: "Connected apps", icon: AppWindow },
   { href: "/admin", label: "Dashboard", icon: Gauge, adminOnly: true },
   { href: "/organizations/new", label: "New organization", icon: Building2 },
 ];

@@ -12,11 +12,19 @@ const FLUSH_INTERVAL_MS = 1_000;
 /** A total read longer ago than this (an instance that was idle) is read again before a request is let through. */
 const STALE_MS = 2 * FLUSH_INTERVAL_MS;
 
+// What a limit's message calls the one it counts, by its bucket's kind ("api-key" of "api-key:<id>").
+const LIMITED: Record<string, string> = {
+  "api-key": "this API key",
+  "oauth-grant": "this authorized client",
+  "oauth-register": "client registrations from this address",
+};
+
 export class RateLimitedError extends AppError {
-  constructor(limit: number, retryAfterSeconds: number) {
+  constructor(limit: number, retryAfterSeconds: number, bucket = "api-key") {
+    const limited = LIMITED[bucket.split(":")[0] ?? ""] ?? "this API key";
     super(
       "rate_limit:api_key",
-      `Rate limit of ${limit} requests a minute reached for this API key. Retry in ${retryAfterSeconds} s.`,
+      `Rate limit of ${limit} requests a minute reached for ${limited}. Retry in ${retryAfterSeconds} s.`,
       {
         headers: { "Retry-After": String(retryAfterSeconds) },
       },
@@ -194,7 +202,7 @@ export async function enforceRateLimit(
   if (count > limit) {
     const retryAfter = Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_MS - now.getTime()) / 1000));
     countRateLimited(bucket);
-    throw new RateLimitedError(limit, retryAfter);
+    throw new RateLimitedError(limit, retryAfter, bucket);
   }
 }
 

@@ -10,6 +10,7 @@ export const AUDIT_KINDS = [
   "capability",
   "member",
   "invitation",
+  "oauth_grant",
   "knowledge",
   "settings",
 ] as const;

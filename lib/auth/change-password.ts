@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { UnauthorizedError, ValidationError } from "@/lib/errors";
+import { endGrantsOfUser } from "@/lib/oauth-server/grants";
 import { parseInput } from "@/lib/validation";
 import { authenticate } from "./authenticate";
 import { hashPassword } from "./password";
@@ -14,7 +15,7 @@ const changePasswordSchema = z.object({
 
 /**
  * Replaces a signed-in user's password after checking the current one, and ends every session of theirs (this
- * device's too: it signs in again with the new password). Returns the address to sign in with.
+ * device's too: it signs in again with the new password) and every app they connected by signing in. Returns the address to sign in with.
  */
 export async function changePassword(
   db: Database,
@@ -32,5 +33,7 @@ export async function changePassword(
   }
   const passwordHash = await hashPassword(newPassword);
   await setPasswordHashEndingSessions(db, input.userId, passwordHash);
+  // As every session ends, so does every app connected by signing in.
+  await endGrantsOfUser(db, null, { userId: input.userId }, "password changed");
   return { email: user.email };
 }

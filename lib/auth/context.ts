@@ -10,17 +10,18 @@ import { findActiveSessionUser, listActiveUserMemberships } from "./user-rows";
 export type SystemActor = "health-check" | "list-changed" | "operator-cli";
 
 /**
- * Who is acting and for which organization; built from the session or an API key (never from the request body),
- * or, for work no request started, naming the system job that acts.
+ * Who is acting and for which organization; built from the session, an API key or an OAuth access token (never from
+ * the request body), or, for work no request started, naming the system job that acts. A person acting through an
+ * MCP client they authorized carries that client (`oauthClientId`), so usage says which client called.
  */
 export type RequestContext = {
   orgId: string;
   role: Role;
   isSuperadmin: boolean;
 } & (
-  | { userId: string; apiKeyId?: undefined; system?: undefined }
-  | { apiKeyId: string; userId?: undefined; system?: undefined }
-  | { system: SystemActor; userId?: undefined; apiKeyId?: undefined }
+  | { userId: string; oauthClientId?: string; apiKeyId?: undefined; system?: undefined }
+  | { apiKeyId: string; userId?: undefined; oauthClientId?: undefined; system?: undefined }
+  | { system: SystemActor; userId?: undefined; oauthClientId?: undefined; apiKeyId?: undefined }
 );
 
 /** The context of a system job acting in one organization: as a member does, unless it is the operator's CLI. */

@@ -1,5 +1,7 @@
+import { redirect } from "next/navigation";
 import type { NextRequest } from "next/server";
 import NextAuth, { CredentialsSignin } from "next-auth";
+import { trustedOrigin } from "@/lib/http/app-origin";
 import { logger } from "@/lib/logger";
 import { authProviders } from "./providers";
 import { authSecret } from "./secret";
@@ -27,25 +29,49 @@ const nextAuth = NextAuth(() => ({
   events: sessionEvents,
 }));
 
-export const { auth, signIn, signOut, unstable_update } = nextAuth;
+export const { auth, unstable_update } = nextAuth;
 
 /**
- * A request to Auth.js's routes on the address the browser used. Without AUTH_URL, Auth.js takes the OAuth
- * redirect_uri from the Host headers when sign-in starts (a server action) but from the request URL at the
- * callback, which `npm start` makes http://localhost:<port>: the provider refuses the mismatch and the browser
- * is sent to localhost. Both ends now read the same headers (trustHost already trusts them).
+ * Signs in with an email and password, then goes to `path` on this site. The redirect is made here, to a path:
+ * Auth.js's own is an absolute URL on whatever Host the request named. Throws Auth.js's AuthError when refused.
  */
-function onBrowserAddress(req: NextRequest): NextRequest {
-  if (process.env.AUTH_URL ?? process.env.NEXTAUTH_URL) return req;
-  const host = (req.headers.get("x-forwarded-host") ?? req.headers.get("host"))?.split(",")[0]?.trim();
-  if (!host) return req;
-  const proto = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? req.nextUrl.protocol;
-  const url = new URL(`${req.nextUrl.pathname}${req.nextUrl.search}`, `${proto.replace(/:$/, "")}://${host}`);
+export async function signInWithPassword(
+  credentials: { email: string; password: string },
+  path: string,
+): Promise<never> {
+  await nextAuth.signIn("credentials", { ...credentials, redirect: false });
+  redirect(path);
+}
+
+/** Ends the session, then goes to `path` on this site (a path, as signInWithPassword's). */
+export async function signOutTo(path: string): Promise<never> {
+  await nextAuth.signOut({ redirect: false });
+  redirect(path);
+}
+
+/**
+ * A request to Auth.js's routes on the app's trusted origin (trustedOrigin: AUTH_URL, a declared proxy's forwarded
+ * host, or a loopback Host), never on a host a client made up: Auth.js builds its redirects, the sign-in page's
+ * callbackUrl and the providers' redirect_uri from the request's URL. Both ends of a provider's sign-in read the same.
+ */
+function onTrustedOrigin(req: NextRequest): NextRequest {
+  const origin = trustedOrigin(req.headers);
+  const headers = new Headers(req.headers);
+  headers.delete("x-forwarded-host");
+  headers.delete("x-forwarded-proto");
+  headers.set("host", new URL(origin).host);
+  const url = new URL(`${req.nextUrl.pathname}${req.nextUrl.search}`, origin);
   // A plain Request, which is all Auth.js reads: a NextRequest would turn 127.0.0.1 back into localhost.
-  return new Request(url, req) as NextRequest;
+  return new Request(url, {
+    method: req.method,
+    headers,
+    body: req.body,
+    signal: req.signal,
+    duplex: "half",
+  } as RequestInit) as NextRequest;
 }
 
 export const handlers = {
-  GET: (req: NextRequest) => nextAuth.handlers.GET(onBrowserAddress(req)),
-  POST: (req: NextRequest) => nextAuth.handlers.POST(onBrowserAddress(req)),
+  GET: (req: NextRequest) => nextAuth.handlers.GET(onTrustedOrigin(req)),
+  POST: (req: NextRequest) => nextAuth.handlers.POST(onTrustedOrigin(req)),
 };

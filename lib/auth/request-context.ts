@@ -35,11 +35,14 @@ export interface SignedInPage {
   ctx: UserContext;
 }
 
-/** For pages: the database and the user's context, or a redirect to sign in (or to create a first organization). */
-export async function requireSignedInPage(): Promise<SignedInPage> {
+/**
+ * For pages: the database and the user's context, or a redirect to sign in (coming back to `returnTo`, a path, when
+ * given), or to create a first organization.
+ */
+export async function requireSignedInPage({ returnTo }: { returnTo?: string } = {}): Promise<SignedInPage> {
   try {
     const ctx = await getUserContext();
-    if (!ctx) redirect("/login");
+    if (!ctx) redirect(returnTo ? `/login?callbackUrl=${encodeURIComponent(returnTo)}` : "/login");
     return { db: getDb(), ctx };
   } catch (error) {
     if (error instanceof NoOrganizationError) redirect("/welcome");

@@ -1,3 +1,36 @@
+/** How to connect a client by signing in: where to paste the address; the client then opens the sign-in page. */
+export interface SignInClient {
+  id: string;
+  name: string;
+  steps: string;
+  /** A configuration to paste, for clients configured by a file. */
+  text?: string;
+}
+
+export function signInClients(endpoint: string): SignInClient[] {
+  return [
+    {
+      id: "claude",
+      name: "Claude",
+      steps:
+        "Settings → Connectors → Add custom connector: name it, paste the address, Add; then Connect, and sign in to Switchboard when it opens. Claude Desktop and mobile use the connectors of the same account.",
+    },
+    {
+      id: "chatgpt",
+      name: "ChatGPT",
+      steps:
+        "Settings → Apps & Connectors → Advanced settings: turn on developer mode; then Create, paste the address as the MCP server URL, choose OAuth, and sign in to Switchboard when it opens.",
+    },
+    {
+      id: "vscode",
+      name: "VS Code",
+      steps:
+        "Command palette → MCP: Add Server… → HTTP, paste the address; or put this in .vscode/mcp.json. VS Code opens the browser to sign in the first time it starts the server.",
+      text: JSON.stringify({ servers: { switchboard: { type: "http", url: endpoint } } }, null, 2),
+    },
+  ];
+}
+
 /** Ready-to-paste configurations that point MCP clients at the gateway with an API key. */
 export interface ClientConfig {
   id: string;

@@ -17,7 +17,6 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import type { Database } from "@/db/client";
-import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { getEnv } from "@/lib/env";
 import { withDownstreamRelay } from "@/lib/mcp/relay/downstream-relay";
 import type { CatalogIntegration } from "@/lib/mcp/repository";
@@ -27,6 +26,7 @@ import { orgCatalog } from "@/lib/tools/catalog-cache";
 import { allows } from "@/lib/tools/scope";
 import { claimUniqueNames, integrationToolName } from "@/lib/tools/tool-names";
 import type { ToolDescriptor } from "@/lib/tools/types";
+import type { GatewayCaller } from "./caller";
 import { pageOf } from "./list-pages";
 import { internalError, invalidParams, passedThrough, upstreamError } from "./mcp-errors";
 import { CALL_TOOL, callToolArgs, FIND_TOOLS, findTools, findToolsArgs, metaTools } from "./meta-tools";
@@ -65,7 +65,7 @@ export const sdkCall = (extra: RequestExtra, session?: GatewaySession): GatewayC
  */
 export async function callCatalogTool(
   db: Database,
-  ctx: ApiKeyContext,
+  ctx: GatewayCaller,
   name: string,
   args: Record<string, unknown>,
   { signal, relay, upstreamSession }: GatewayCall,
@@ -89,7 +89,7 @@ export async function callCatalogTool(
 /** What the gateway's tools/call answers: find_tools and call_tool, or a tool of the catalog by its name. */
 export async function gatewayToolCall(
   db: Database,
-  ctx: ApiKeyContext,
+  ctx: GatewayCaller,
   params: CallToolRequest["params"],
   call: GatewayCall,
 ): Promise<CallToolResult> {
@@ -133,7 +133,7 @@ const metaToolsOnlySerialized = new Blob([JSON.stringify(metaToolsOnly)]);
  * What tools/list answers the key: the meta-tools, then (unless the key lists only those) every tool in its scope.
  * Made once per listing of the catalog.
  */
-export async function gatewayToolList(db: Database, ctx: ApiKeyContext): Promise<ListToolsResult> {
+export async function gatewayToolList(db: Database, ctx: GatewayCaller): Promise<ListToolsResult> {
   if (ctx.metaToolsOnly) return metaToolsOnly;
   const listing = await listToolSet(db, ctx, { scope: ctx.toolScope });
   return listing.once("gateway", (tools) => toolListOf([...metaTools, ...tools]));
@@ -143,7 +143,7 @@ export async function gatewayToolList(db: Database, ctx: ApiKeyContext): Promise
  * The same serialized and encoded, to answer a lone tools/list without doing either again: made once per listing
  * of the catalog (without keeping the result object, which only the SDK server needs).
  */
-export async function serializedGatewayToolList(db: Database, ctx: ApiKeyContext): Promise<Blob> {
+export async function serializedGatewayToolList(db: Database, ctx: GatewayCaller): Promise<Blob> {
   if (ctx.metaToolsOnly) return metaToolsOnlySerialized;
   const listing = await listToolSet(db, ctx, { scope: ctx.toolScope });
   return listing.once(
@@ -196,7 +196,7 @@ export function requestServer(
  * tools (or only the meta-tools, for keys set that way), and the enabled integrations' resources and prompts,
  * renamed so each leads back to its integration.
  */
-export function createGatewayServer(db: Database, ctx: ApiKeyContext, session?: GatewaySession): Server {
+export function createGatewayServer(db: Database, ctx: GatewayCaller, session?: GatewaySession): Server {
   const server = requestServer(
     { name: "switchboard", title: "Switchboard", version: "0.1.0" },
     "The organization's tools, resources and prompts from every connected MCP server. Use find_tools to search for a tool and call_tool to run one by name.",

@@ -12,26 +12,26 @@ import {
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/db/client";
-import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import type { CatalogIntegration } from "@/lib/mcp/repository";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { orgCatalog } from "@/lib/tools/catalog-cache";
 import { discoverMissing, refreshStaleDiscoveries } from "@/lib/tools/refresh-discoveries";
 import { allows } from "@/lib/tools/scope";
 import { integrationToolName } from "@/lib/tools/tool-names";
+import type { GatewayCaller } from "./caller";
 import { callCatalogTool, type GatewayCall, paged, requestServer, sdkCall } from "./gateway-server";
 import { invalidParams, upstreamError } from "./mcp-errors";
 import type { GatewaySession } from "./sessions/session-store";
 import { serveSubscriptions } from "./sessions/subscriptions";
 
 /**
- * The key's organization's integration with this slug, if it is enabled and in the key's scope: discovered now
+ * The caller's organization's integration with this slug, if it is enabled and in the caller's scope: discovered now
  * if it never was (within the discovery budget), and rediscovered in the background once its discovery is stale,
  * as the gateway's listings do.
  */
-export async function integrationForKey(
+export async function integrationForCaller(
   db: Database,
-  ctx: ApiKeyContext,
+  ctx: GatewayCaller,
   slug: string,
 ): Promise<CatalogIntegration | undefined> {
   const catalog = await orgCatalog(db, ctx.orgId);
@@ -47,7 +47,7 @@ export async function integrationForKey(
 /** A call of one of the integration's tools by its own name, through the catalog. */
 export async function integrationToolCall(
   db: Database,
-  ctx: ApiKeyContext,
+  ctx: GatewayCaller,
   integration: CatalogIntegration,
   { name, arguments: args }: CallToolRequest["params"],
   call: GatewayCall,
@@ -65,7 +65,7 @@ export async function integrationToolCall(
  */
 export function createIntegrationServer(
   db: Database,
-  ctx: ApiKeyContext,
+  ctx: GatewayCaller,
   integration: CatalogIntegration,
   session?: GatewaySession,
 ): Server {

@@ -7,11 +7,10 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/db/client";
-import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { getEnv } from "@/lib/env";
-import { AppError } from "@/lib/errors";
-import { chargeApiKey, requireApiKey } from "@/lib/http/api-key-context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
+import { chargeCaller, type GatewayCaller } from "./caller";
+import { appErrorRefusal, authenticateCaller } from "./caller-auth";
 import { readGatewayMessages } from "./gateway-body";
 import { refuseForeignHost } from "./host-check";
 import { jsonRpcError } from "./json-rpc-error";
@@ -19,30 +18,26 @@ import { serveInSession } from "./sessions/serve-in-session";
 import { serveSessionStream } from "./sessions/serve-session-stream";
 import { endSession, findSession, type GatewaySession, openSession } from "./sessions/session-store";
 
-/** An auth or rate-limit refusal as a JSON-RPC error with its HTTP status (and Retry-After or WWW-Authenticate). */
-function refusal(error: unknown, note = ""): Response {
-  if (!(error instanceof AppError) || error.status >= 500) throw error;
-  const headers: Record<string, string> = { ...error.details?.headers };
-  if (error.status === 401) headers["WWW-Authenticate"] = 'Bearer realm="switchboard"';
-  return jsonRpcError(error.status, -32001, `${error.message}${note}`, headers);
-}
-
-/** The Host check and the key behind a request to an MCP endpoint, or the refusal to send. */
-async function authorize(request: Request): Promise<ApiKeyContext | Response> {
+/**
+ * The one gate of both MCP endpoints, for POST, GET and DELETE: the Host check, then the caller (an API key, or an
+ * OAuth access token issued for this endpoint) and its rate limit, or the refusal to send (401 and 403 with the
+ * challenges of the MCP authorization specification). Every later step receives the caller it returns.
+ */
+async function authorize(
+  db: Database,
+  request: Request,
+  endpoint: string,
+): Promise<GatewayCaller | Response> {
   const refused = refuseForeignHost(request.headers, getEnv().MCP_ALLOWED_HOSTS);
   if (refused) return jsonRpcError(403, -32000, refused);
-  try {
-    return await requireApiKey(request);
-  } catch (error) {
-    return refusal(error);
-  }
+  return authenticateCaller(db, request, endpoint);
 }
 
-/** The key's session named by the request's Mcp-Session-Id on this endpoint, or the answer the spec asks for. */
+/** The caller's session named by the request's Mcp-Session-Id on this endpoint, or the answer the spec asks for. */
 async function sessionOf(
   db: Database,
   request: Request,
-  ctx: ApiKeyContext,
+  ctx: GatewayCaller,
   endpoint: string,
 ): Promise<GatewaySession | Response> {
   const id = request.headers.get("mcp-session-id");
@@ -69,7 +64,7 @@ function initializeRequest(parsedBody: unknown) {
 async function withNewSession(
   db: Database,
   response: Response,
-  ctx: ApiKeyContext,
+  ctx: GatewayCaller,
   endpoint: string,
   initialize: InitializeRequest,
 ): Promise<Response> {
@@ -86,8 +81,8 @@ async function withNewSession(
 }
 
 /**
- * One POST to an MCP endpoint behind an API key, over Streamable HTTP: the Host check, the key and its rate limit
- * (each message of a batch counts), the body read and checked, then the server `open` makes for the key (or the
+ * One POST to an MCP endpoint, over Streamable HTTP: the gate (the Host check, the caller and its rate limit, each
+ * message of a batch counting), the body read and checked, then the server `open` makes for the caller (or the
  * answer it gives itself) handles the messages. An initialize opens a session, kept in the database so any
  * instance continues it; a request without a session id is served as before sessions, with a JSON answer.
  */
@@ -95,9 +90,9 @@ export async function serveMcpPost(
   db: Database,
   request: Request,
   endpoint: string,
-  open: (ctx: ApiKeyContext, parsedBody: unknown, session?: GatewaySession) => Promise<Server | Response>,
+  open: (ctx: GatewayCaller, parsedBody: unknown, session?: GatewaySession) => Promise<Server | Response>,
 ): Promise<Response> {
-  const ctx = await authorize(request);
+  const ctx = await authorize(db, request, endpoint);
   if (ctx instanceof Response) return ctx;
   // The body is read here (bounded in size and depth, without NUL) so that a batch is counted before it runs.
   const read = await readGatewayMessages(request);
@@ -106,9 +101,9 @@ export async function serveMcpPost(
   // one request (the first was counted above), and none runs past the limit.
   if (read.messages > 1) {
     try {
-      await chargeApiKey(ctx, read.messages - 1);
+      await chargeCaller(db, ctx, read.messages - 1);
     } catch (error) {
-      return refusal(error, " Each message of a JSON-RPC batch counts as one request.");
+      return appErrorRefusal(error, " Each message of a JSON-RPC batch counts as one request.");
     }
   }
   if (request.headers.has("mcp-session-id")) {
@@ -154,7 +149,7 @@ async function serveStateless(request: Request, server: Server, parsedBody: unkn
 
 /** A session's GET: its stream of server messages, or a lost stream resumed (Last-Event-ID). */
 export async function serveMcpGet(db: Database, request: Request, endpoint: string): Promise<Response> {
-  const ctx = await authorize(request);
+  const ctx = await authorize(db, request, endpoint);
   if (ctx instanceof Response) return ctx;
   const session = await sessionOf(db, request, ctx, endpoint);
   if (session instanceof Response) return session;
@@ -163,7 +158,7 @@ export async function serveMcpGet(db: Database, request: Request, endpoint: stri
 
 /** A session's DELETE: the client is done with it. */
 export async function serveMcpDelete(db: Database, request: Request, endpoint: string): Promise<Response> {
-  const ctx = await authorize(request);
+  const ctx = await authorize(db, request, endpoint);
   if (ctx instanceof Response) return ctx;
   const session = await sessionOf(db, request, ctx, endpoint);
   if (session instanceof Response) return session;

@@ -127,6 +127,18 @@ function createMetrics(orgLabel: boolean) {
       labelNames: ["limit"],
       registers: [registry],
     }),
+    mcpRequests: new Counter({
+      name: "switchboard_mcp_requests_total",
+      help: "Requests let in at the MCP endpoints, by endpoint (gateway, integration) and credential (api-key, oauth).",
+      labelNames: ["endpoint", "credential"],
+      registers: [registry],
+    }),
+    oauthTokens: new Counter({
+      name: "switchboard_oauth_tokens_issued_total",
+      help: "Access tokens the authorization server issued, by grant type (authorization_code, refresh_token).",
+      labelNames: ["grant_type"],
+      registers: [registry],
+    }),
     rateLimited: new Counter({
       name: "switchboard_rate_limited_requests_total",
       help: "Requests refused by a rate limit, by the kind of limit (api-key, …).",

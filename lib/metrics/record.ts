@@ -47,3 +47,13 @@ export function countSandboxRun(outcome: string): void {
 export function countRateLimited(bucket: string): void {
   metrics()?.rateLimited.inc({ limit: bucket.split(":")[0] ?? bucket });
 }
+
+/** A request let in at an MCP endpoint, by the endpoint's kind and the credential it came with. */
+export function countMcpRequest(endpoint: "gateway" | "integration", credential: "api-key" | "oauth"): void {
+  metrics()?.mcpRequests.inc({ endpoint, credential });
+}
+
+/** Tokens issued by the authorization server, by grant type. */
+export function countOAuthTokens(grantType: "authorization_code" | "refresh_token"): void {
+  metrics()?.oauthTokens.inc({ grant_type: grantType });
+}

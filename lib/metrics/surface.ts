@@ -4,6 +4,12 @@ export function surfaceOf(routeName: string): "gateway" | "rest" | "chat" | "aut
   if (path === "/api/mcp" || path.startsWith("/api/mcp/integrations/")) return "gateway";
   if (path.startsWith("/api/mcp/") || path === "/api/openapi.json") return "rest";
   if (path.startsWith("/api/chat")) return "chat";
-  if (path.startsWith("/api/auth") || path.startsWith("/api/oauth")) return "auth";
+  if (
+    path.startsWith("/api/auth") ||
+    path.startsWith("/api/oauth") ||
+    path.startsWith("/oauth/") ||
+    path.startsWith("/.well-known/")
+  )
+    return "auth";
   return "app";
 }

@@ -5,6 +5,7 @@ import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { clearActiveOrganization } from "@/lib/auth/user-rows";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors";
 import { deleteMemberCredentials } from "@/lib/mcp/oauth/stored-credentials";
+import { endGrantsOfUser } from "@/lib/oauth-server/grants";
 import { parseInput } from "@/lib/validation";
 import {
   deleteMembership,
@@ -95,6 +96,8 @@ export async function removeMember(db: Database, ctx: RequestContext, input: { u
     await deleteMemberCredentials(tx, ctx.orgId, input.userId);
     return membership.role;
   });
+  // Apps they connected to this organization leave with them, on every instance.
+  await endGrantsOfUser(db, ctx, { userId: input.userId, orgId: ctx.orgId }, "member removed");
   await recordAudit(db, ctx, {
     action: "member.remove",
     targetType: "member",

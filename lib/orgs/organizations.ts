@@ -1,4 +1,4 @@
-import { asc, eq, like } from "drizzle-orm";
+import { asc, eq, inArray, like } from "drizzle-orm";
 import { z } from "zod";
 import { publishChange } from "@/db/change-feed";
 import type { Database } from "@/db/client";
@@ -133,4 +133,37 @@ export async function setRecordToolPayloads(db: Database, ctx: RequestContext, e
     before: { recordToolPayloads: before?.value ?? false },
     after: { recordToolPayloads: on },
   });
+}
+
+/** Whether an organization lets MCP clients in by OAuth, and where they may send people back (null: anywhere). */
+export interface OAuthClientPolicy {
+  enabled: boolean;
+  redirectHosts: string[] | null;
+}
+
+/** The OAuth client policies of these organizations, by id. */
+export async function findOAuthClientPolicies(
+  db: Database,
+  orgIds: readonly string[],
+): Promise<Map<string, OAuthClientPolicy>> {
+  if (orgIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      id: organizations.id,
+      enabled: organizations.oauthClientsEnabled,
+      redirectHosts: organizations.oauthRedirectHosts,
+    })
+    .from(organizations)
+    .where(inArray(organizations.id, [...orgIds]));
+  return new Map(
+    rows.map(({ id, ...policy }) => [id, { ...policy, redirectHosts: policy.redirectHosts ?? null }]),
+  );
+}
+
+/** Stores an organization's OAuth client policy (the caller checks who may, and tells the caches). */
+export async function storeOAuthClientPolicy(db: Database, orgId: string, policy: OAuthClientPolicy) {
+  await db
+    .update(organizations)
+    .set({ oauthClientsEnabled: policy.enabled, oauthRedirectHosts: policy.redirectHosts })
+    .where(eq(organizations.id, orgId));
 }

@@ -5,6 +5,7 @@ import type { RequestContext } from "@/lib/auth/context";
 import { markUserDisabled, searchUsersByEmailOrName } from "@/lib/auth/user-rows";
 import { ForbiddenError, ValidationError } from "@/lib/errors";
 import { integrationCountOf } from "@/lib/mcp/repository";
+import { endGrantsOfUser } from "@/lib/oauth-server/grants";
 import { listMembershipsOfUsers, memberCountOf } from "@/lib/orgs/memberships";
 import { flushUsage } from "@/lib/usage/record-usage";
 import { isUuid } from "@/lib/validation";
@@ -54,4 +55,6 @@ export async function setUserDisabled(db: Database, ctx: RequestContext, userId:
   if (!isUuid(userId)) throw new ValidationError("That user does not exist.");
   if (userId === ctx.userId) throw new ValidationError("You cannot disable your own account.");
   if (!(await markUserDisabled(db, userId, disabled))) throw new ValidationError("That user does not exist.");
+  // Apps they connected stop at once too; enabling them again does not bring those back.
+  if (disabled) await endGrantsOfUser(db, ctx, { userId }, "user disabled");
 }

@@ -352,6 +352,7 @@ async function invokeInSpan(
       orgId: ctx.orgId,
       userId: ctx.userId,
       apiKeyId: ctx.apiKeyId,
+      oauthClientId: ctx.oauthClientId,
       source: entry?.descriptor.source,
       outcome,
       durationMs: latencyMs,

@@ -1,6 +1,13 @@
 import { and, count, countDistinct, desc, eq, gte, isNotNull, lt, sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import { apiKeys, capabilities, conversations, mcpIntegrations, usageRecords } from "@/db/schema";
+import {
+  apiKeys,
+  capabilities,
+  conversations,
+  mcpIntegrations,
+  oauthClients,
+  usageRecords,
+} from "@/db/schema";
 import { flushUsage } from "./record-usage";
 
 export interface DashboardRange {
@@ -119,6 +126,33 @@ export const dashboardQueries = {
       .leftJoin(apiKeys, eq(apiKeys.id, byKey.apiKeyId))
       .orderBy(desc(byKey.calls));
   },
+  oauthClients: (db: Database, orgId: string, range: DashboardRange) => {
+    // Calls through clients people connected by signing in, the busiest first, then their names.
+    const byClient = db
+      .select({
+        oauthClientId: usageRecords.oauthClientId,
+        calls: count().as("calls"),
+        errors: errors.as("errors"),
+        people: countDistinct(usageRecords.userId).as("people"),
+      })
+      .from(usageRecords)
+      .where(and(rangeFilter(orgId, range), isNotNull(usageRecords.oauthClientId)))
+      .groupBy(usageRecords.oauthClientId)
+      .orderBy(desc(count()))
+      .limit(PANEL_ROWS)
+      .as("by_client");
+    return db
+      .select({
+        oauthClientId: byClient.oauthClientId,
+        name: sql<string | null>`${oauthClients.metadata}->>'client_name'`,
+        calls: byClient.calls,
+        errors: byClient.errors,
+        people: byClient.people,
+      })
+      .from(byClient)
+      .leftJoin(oauthClients, eq(oauthClients.id, byClient.oauthClientId))
+      .orderBy(desc(byClient.calls));
+  },
   capabilities: (db: Database, orgId: string, range: DashboardRange) =>
     db
       .select({
@@ -148,22 +182,35 @@ export const dashboardQueries = {
     db.select({ n: count() }).from(capabilities).where(eq(capabilities.organizationId, orgId)),
 };
 
-/** The organization's usage in a time range: totals, calls per day, tools, integrations, keys, capabilities. */
+/**
+ * The organization's usage in a time range: totals, calls per day, tools, integrations, keys, connected apps,
+ * capabilities.
+ */
 export async function dashboardData(db: Database, orgId: string, range: DashboardRange) {
   // The calls this instance has not written yet: someone who just called a tool sees it at once.
   await flushUsage(db);
   const q = dashboardQueries;
-  const [totals, daily, tools, integrations, keys, ownCapabilities, conversationCount, capabilityCount] =
-    await Promise.all([
-      q.totals(db, orgId, range),
-      q.daily(db, orgId, range),
-      q.tools(db, orgId, range),
-      q.integrations(db, orgId, range),
-      q.apiKeys(db, orgId, range),
-      q.capabilities(db, orgId, range),
-      q.conversations(db, orgId, range),
-      q.capabilityCount(db, orgId),
-    ]);
+  const [
+    totals,
+    daily,
+    tools,
+    integrations,
+    keys,
+    clients,
+    ownCapabilities,
+    conversationCount,
+    capabilityCount,
+  ] = await Promise.all([
+    q.totals(db, orgId, range),
+    q.daily(db, orgId, range),
+    q.tools(db, orgId, range),
+    q.integrations(db, orgId, range),
+    q.apiKeys(db, orgId, range),
+    q.oauthClients(db, orgId, range),
+    q.capabilities(db, orgId, range),
+    q.conversations(db, orgId, range),
+    q.capabilityCount(db, orgId),
+  ]);
   const total = totals[0] ?? { calls: 0, errors: 0, p50: 0, p95: 0, activeUsers: 0, apiKeys: 0 };
   return {
     totals: { ...total, conversations: conversationCount[0]?.conversations ?? 0 },
@@ -176,6 +223,7 @@ export async function dashboardData(db: Database, orgId: string, range: Dashboar
     tools,
     integrations,
     apiKeys: keys,
+    oauthClients: clients,
     capabilities: ownCapabilities,
     capabilityCount: capabilityCount[0]?.n ?? 0,
   };

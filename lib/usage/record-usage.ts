@@ -62,6 +62,7 @@ interface QueuedUsage {
   occurred_at: string;
   user_id: string | null;
   api_key_id: string | null;
+  oauth_client_id: string | null;
   surface: UsageEntry["surface"];
   tool: string;
   source: string | null;
@@ -179,14 +180,16 @@ function isDataError(error: unknown): boolean {
  */
 function insertUsage(db: Database, rows: QueuedUsage[]) {
   return db.execute(sql`
-    insert into usage_records (organization_id, occurred_at, user_id, api_key_id, surface, tool, source,
-                               integration_id, capability_id, outcome, latency_ms, error_code, arguments, result)
-    select o.id, r.occurred_at, r.user_id, r.api_key_id, r.surface, r.tool, r.source, r.integration_id,
-           r.capability_id, r.outcome, r.latency_ms, r.error_code,
+    insert into usage_records (organization_id, occurred_at, user_id, api_key_id, oauth_client_id, surface, tool,
+                               source, integration_id, capability_id, outcome, latency_ms, error_code, arguments,
+                               result)
+    select o.id, r.occurred_at, r.user_id, r.api_key_id, r.oauth_client_id, r.surface, r.tool, r.source,
+           r.integration_id, r.capability_id, r.outcome, r.latency_ms, r.error_code,
            case when o.record_tool_payloads then r.arguments::jsonb end,
            case when o.record_tool_payloads then r.result::jsonb end
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(
-           n integer, organization_id uuid, occurred_at timestamptz, user_id uuid, api_key_id uuid, surface text,
+           n integer, organization_id uuid, occurred_at timestamptz, user_id uuid, api_key_id uuid,
+           oauth_client_id uuid, surface text,
            tool text, source text, integration_id uuid, capability_id uuid, outcome text, latency_ms integer,
            error_code text, arguments text, result text)
     join organizations o on o.id = r.organization_id
@@ -213,6 +216,7 @@ export async function recordUsage(db: Database, ctx: RequestContext, entry: Usag
     occurred_at: new Date().toISOString(),
     user_id: ctx.userId ?? null,
     api_key_id: ctx.apiKeyId ?? null,
+    oauth_client_id: ctx.oauthClientId ?? null,
     surface: entry.surface,
     tool: entry.tool,
     source: entry.source ?? null,

@@ -1,6 +1,8 @@
 import { expect, test } from "@playwright/test";
 import { ssoAppPort } from "../../playwright.config";
+import { LoopbackRedirect, pendingAuthorization } from "./fixtures/oauth-client";
 import { RegisterPage } from "./pages/auth-pages";
+import { ConsentPage } from "./pages/consent";
 import { InvitationPage } from "./pages/invitation";
 import { MembersPage } from "./pages/members";
 import { Shell } from "./pages/shell";
@@ -164,3 +166,34 @@ test.describe
       await expect(members.pendingInvitation("ivy@example.com")).toHaveCount(0);
     });
   });
+
+test("an MCP client's authorization signs the person in with Test SSO, then asks their consent", async ({
+  browser,
+  request,
+}) => {
+  const redirect = await new LoopbackRedirect().start();
+  const context = await browser.newContext({ baseURL: appUrl });
+  try {
+    const tab = await context.newPage();
+    const consentPath = await pendingAuthorization(request, {
+      name: "SSO client",
+      redirectUri: redirect.uri,
+    });
+    await tab.goto(consentPath);
+    await expect(tab).toHaveURL(/\/login\?callbackUrl=%2Foauth%2Fconsent/);
+    await tab.getByRole("button", { name: "Continue with Test SSO" }).click();
+    const sso = new SsoSignIn(tab);
+    await sso.signInAtProvider("lin.sso");
+    await sso.allow();
+    const consent = new ConsentPage(tab);
+    await consent.shown("SSO client");
+    const back = redirect.next();
+    await consent.allow();
+    const answer = await back;
+    expect(answer.searchParams.get("code")).toMatch(/^sbo_ac_/);
+    expect(answer.searchParams.get("iss")).toBe(appUrl);
+  } finally {
+    await context.close();
+    await redirect.stop();
+  }
+});

@@ -1,6 +1,8 @@
+import { LoopbackRedirect, pendingAuthorization } from "./fixtures/oauth-client";
 import { expect, newAccount, test } from "./fixtures/signed-in";
 import { checkPage } from "./page-check";
 import { LoginPage } from "./pages/auth-pages";
+import { ConsentPage } from "./pages/consent";
 import { IntegrationsPage } from "./pages/integrations";
 
 // Every page of an organization with something on it, at a laptop's and a phone's width, light and dark:
@@ -15,7 +17,7 @@ test.describe
     // The first test fills the owner's organization; the others sign in to it at each width and colour scheme.
     test.use({ account: owner });
 
-    test("an organization with something on every page", async ({ page, signedIn: _ }) => {
+    test("an organization with something on every page", async ({ page, request, signedIn: _ }) => {
       await new IntegrationsPage(page).addFromCatalog("everything");
       const integration = new URL(page.url()).pathname;
 
@@ -46,6 +48,20 @@ test.describe
       await page.getByTestId("agent-row").first().getByRole("link").first().click();
       const agent = new URL(page.url()).pathname;
 
+      // An app connected by signing in, for Connected apps.
+      const redirect = await new LoopbackRedirect().start();
+      try {
+        await page.goto(
+          await pendingAuthorization(request, { name: "Listed client", redirectUri: redirect.uri }),
+        );
+        const back = redirect.next();
+        await new ConsentPage(page).allow();
+        expect((await back).searchParams.get("code")).toBeTruthy();
+        await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback/);
+      } finally {
+        await redirect.stop();
+      }
+
       paths.push(
         "/",
         "/chat",
@@ -65,6 +81,7 @@ test.describe
         "/settings/members",
         "/settings/members/invite",
         "/settings/api-keys",
+        "/settings/connected-apps",
         "/settings/account",
         "/admin",
         "/organizations/new",
@@ -77,8 +94,12 @@ test.describe
       { width: 390, height: 844 },
     ]) {
       for (const colorScheme of ["light", "dark"] as const) {
-        test(`at ${viewport.width}×${viewport.height}, ${colorScheme}`, async ({ browser, baseURL }) => {
-          test.setTimeout(180_000);
+        test(`at ${viewport.width}×${viewport.height}, ${colorScheme}`, async ({
+          browser,
+          baseURL,
+          request,
+        }) => {
+          test.setTimeout(300_000);
           const context = await browser.newContext({ viewport, colorScheme, baseURL });
           const page = await context.newPage();
           const problems: string[] = [];
@@ -86,7 +107,9 @@ test.describe
           for (const path of signedOutPaths)
             await checkPage(page, path, viewport.width, colorScheme, problems);
           await new LoginPage(page).login(owner.email, owner.password);
-          for (const path of [...paths, ...missingPaths])
+          // The consent page of an authorization request made now (they last minutes).
+          const consent = await pendingAuthorization(request);
+          for (const path of [...paths, consent, ...missingPaths])
             await checkPage(page, path, viewport.width, colorScheme, problems);
           await context.close();
           expect(problems).toEqual([]);

@@ -16,7 +16,7 @@ const session = vi.hoisted(() => ({ userId: "" }));
 vi.mock("@/lib/auth/nextauth", () => ({
   auth: async () => (session.userId ? { userId: session.userId, orgId: null, role: null } : null),
   unstable_update: async () => {},
-  signOut: async () => {},
+  signOutTo: async () => {},
 }));
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 vi.mock("next/navigation", () => ({

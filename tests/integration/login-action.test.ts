@@ -19,11 +19,11 @@ vi.mock("next-auth/providers/credentials", () => ({
 }));
 vi.mock("next-auth/providers/github", () => ({ default: () => ({ id: "github" }) }));
 
-// Auth.js's signIn needs Next's request scope: stand in for it with what it does for credentials — call the real
+// Auth.js's sign-in needs Next's request scope: stand in for it with what it does for credentials — call the real
 // provider's authorize with a request carrying the client's headers, and refuse a null user with CredentialsSignin.
 const client = vi.hoisted(() => ({ forwardedFor: "203.0.113.9" }));
 vi.mock("@/lib/auth/nextauth", () => ({
-  signIn: async (_provider: string, options: Record<string, unknown>) => {
+  signInWithPassword: async (options: Record<string, unknown>, _path: string) => {
     const credentials = authProviders()[0] as unknown as {
       options: { authorize: (credentials: unknown, request: Request) => Promise<unknown> };
     };

@@ -22,11 +22,11 @@ vi.mock("next-auth/providers/credentials", () => ({
 }));
 vi.mock("next-auth/providers/github", () => ({ default: () => ({ id: "github" }) }));
 
-// Auth.js's signIn needs Next's request scope: stand in for it with what it does for credentials (the real
+// Auth.js's sign-in needs Next's request scope: stand in for it with what it does for credentials (the real
 // provider's authorize, CredentialsSignin for a refusal), and note every sign-in that went through.
 const signedIn = vi.hoisted(() => [] as string[]);
 vi.mock("@/lib/auth/nextauth", () => ({
-  signIn: async (_provider: string, options: Record<string, unknown>) => {
+  signInWithPassword: async (options: Record<string, unknown>, _path: string) => {
     const credentials = authProviders()[0] as unknown as {
       options: { authorize: (credentials: unknown, request: Request) => Promise<{ id: string } | null> };
     };

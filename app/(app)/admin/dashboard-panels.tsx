@@ -166,6 +166,21 @@ export async function DashboardPanels({
           ) : null}
         </Card>
         <Card>
+          <CardTitle>Connected apps</CardTitle>
+          <StatTable
+            caption="Calls through apps people connected by signing in"
+            rows={data.oauthClients}
+            rowKey={(row) => row.oauthClientId ?? "unknown"}
+            empty="No calls through connected apps in this range."
+            columns={[
+              { label: "App", cell: (row) => row.name ?? "removed app" },
+              { label: "People", cell: (row) => row.people, numeric: true },
+              { label: "Calls", cell: (row) => row.calls, numeric: true },
+              { label: "Errors", cell: (row) => row.errors, numeric: true },
+            ]}
+          />
+        </Card>
+        <Card>
           <CardTitle>Capabilities</CardTitle>
           <StatTable
             caption="Calls of the organization's capabilities"

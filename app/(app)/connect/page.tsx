@@ -1,18 +1,15 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import { ConnectClient } from "@/components/connect/connect-client";
 import { isAdminRole } from "@/lib/auth/context";
 import { requireSignedInPage } from "@/lib/auth/request-context";
+import { appOrigin } from "@/lib/http/app-origin";
 
 export const metadata: Metadata = { title: "Connect a client" };
 
-/** How to point Claude Desktop, Cursor, VS Code or the MCP Inspector at this organization's gateway. */
+/** How to point Claude, ChatGPT, VS Code, Cursor or the MCP Inspector at this organization's gateway. */
 export default async function ConnectPage() {
   const { ctx } = await requireSignedInPage();
-  const requestHeaders = await headers();
-  const host = requestHeaders.get("host") ?? "localhost:3000";
-  const protocol =
-    requestHeaders.get("x-forwarded-proto") ?? (/^(localhost|127\.|\[::1\])/.test(host) ? "http" : "https");
+  const origin = await appOrigin();
   return (
     <div className="grid max-w-3xl gap-6">
       <div>
@@ -25,13 +22,11 @@ export default async function ConnectPage() {
         </p>
         <p className="mt-2 text-sm text-muted-foreground">
           To reach one integration&apos;s server alone, under its own names, use{" "}
-          <code className="break-all">
-            {protocol}://{host}/api/mcp/integrations/&lt;slug&gt;
-          </code>{" "}
-          with the same key; the slug is the prefix of that integration&apos;s tools.
+          <code className="break-all">{origin}/api/mcp/integrations/&lt;slug&gt;</code> the same way; the slug
+          is the prefix of that integration&apos;s tools.
         </p>
       </div>
-      <ConnectClient endpoint={`${protocol}://${host}/api/mcp`} canCreateKey={isAdminRole(ctx.role)} />
+      <ConnectClient endpoint={`${origin}/api/mcp`} canCreateKey={isAdminRole(ctx.role)} />
     </div>
   );
 }

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { Button } from "@/components/ui/button";
-import { auth, signIn } from "@/lib/auth/nextauth";
+import { auth } from "@/lib/auth/nextauth";
 import { externalProviders } from "@/lib/auth/providers";
 import { safeRedirectPath } from "@/lib/http/safe-redirect";
 import { LoginForm } from "./login-form";
+import { ProviderSignInButton } from "./provider-button";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -36,17 +36,7 @@ export default async function LoginPage({
         }
       />
       {providers.map((provider) => (
-        <form
-          key={provider.id}
-          action={async () => {
-            "use server";
-            await signIn(provider.id, { redirectTo: next });
-          }}
-        >
-          <Button type="submit" variant="secondary" className="w-full">
-            Continue with {provider.name}
-          </Button>
-        </form>
+        <ProviderSignInButton key={provider.id} id={provider.id} name={provider.name} next={next} />
       ))}
       <p className="text-center text-sm text-muted-foreground">
         New here?{" "}

@@ -4,7 +4,7 @@ import { cachePerDatabase } from "@/db/change-cache";
 import { publishChange } from "@/db/change-feed";
 import type { Database } from "@/db/client";
 import { mcpGatewaySessions } from "@/db/schema";
-import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
+import { type GatewayCaller, sessionOwnerOf } from "../caller";
 import { pruneSessionEvents } from "./session-events";
 
 /** A session stays open this long after its last use (the client re-initializes after that). */
@@ -21,20 +21,20 @@ const sessionCache = cachePerDatabase<GatewaySession>({
   concerns: (session, payload) => session.id === payload,
 });
 
-/** Opens a session for the key on one endpoint, and clears out sessions that expired and events kept too long. */
+/** Opens a session for the caller on one endpoint, and clears out sessions that expired and events kept too long. */
 export async function openSession(
   db: Database,
-  ctx: ApiKeyContext,
+  ctx: GatewayCaller,
   opening: { endpoint: string; protocolVersion: string; clientCapabilities: Record<string, unknown> },
 ): Promise<GatewaySession> {
-  // 256 random bits: the id is not a credential (the key still is), but it must not be guessed across keys.
+  // 256 random bits: the id is not a credential (the key or token still is), but it must not be guessed across them.
   const id = randomBytes(32).toString("base64url");
   const [session] = await db
     .insert(mcpGatewaySessions)
     .values({
       id,
       organizationId: ctx.orgId,
-      apiKeyId: ctx.apiKeyId,
+      ...sessionOwnerOf(ctx),
       ...opening,
       expiresAt: new Date(Date.now() + SESSION_IDLE_MS),
     })
@@ -57,12 +57,12 @@ async function sweepExpired(db: Database): Promise<void> {
 }
 
 /**
- * The key's live session with this id on this endpoint, or undefined (unknown, expired, another key's or another
- * endpoint's: the client is told to re-initialize). Its expiry is pushed back once half of it has passed.
+ * The caller's live session with this id on this endpoint, or undefined (unknown, expired, another key's or grant's,
+ * or another endpoint's: the client is told to re-initialize). Its expiry is pushed back once half of it has passed.
  */
 export async function findSession(
   db: Database,
-  ctx: ApiKeyContext,
+  ctx: GatewayCaller,
   endpoint: string,
   id: string,
 ): Promise<GatewaySession | undefined> {
@@ -70,7 +70,14 @@ export async function findSession(
     const [row] = await db.select().from(mcpGatewaySessions).where(eq(mcpGatewaySessions.id, id));
     return row;
   });
-  if (!session || session.apiKeyId !== ctx.apiKeyId || session.organizationId !== ctx.orgId) return undefined;
+  const owner = sessionOwnerOf(ctx);
+  if (
+    !session ||
+    session.apiKeyId !== owner.apiKeyId ||
+    session.oauthGrantId !== owner.oauthGrantId ||
+    session.organizationId !== ctx.orgId
+  )
+    return undefined;
   if (session.endpoint !== endpoint) return undefined;
   const left = session.expiresAt.getTime() - Date.now();
   if (left <= 0) return undefined;

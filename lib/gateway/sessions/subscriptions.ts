@@ -6,8 +6,8 @@ import {
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/db/client";
-import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
+import type { GatewayCaller } from "../caller";
 import { invalidParams, upstreamError } from "../mcp-errors";
 import { type GatewaySession, setSessionSubscription } from "./session-store";
 
@@ -25,7 +25,7 @@ const needsSession = () =>
 export function serveSubscriptions(
   server: Server,
   db: Database,
-  ctx: ApiKeyContext,
+  ctx: GatewayCaller,
   session: GatewaySession | undefined,
   resolve: (uri: string) => Promise<{ integrationId: string; uri: string } | undefined>,
 ) {

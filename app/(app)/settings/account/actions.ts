@@ -6,7 +6,7 @@ import { AuthError } from "next-auth";
 import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
 import { changePassword } from "@/lib/auth/change-password";
-import { signIn } from "@/lib/auth/nextauth";
+import { signInWithPassword } from "@/lib/auth/nextauth";
 import { requireSignedInUserId } from "@/lib/auth/request-context";
 import { clientAddress } from "@/lib/auth/sign-in-throttle";
 import { formArg } from "@/lib/http/action-args";
@@ -37,7 +37,7 @@ export async function changePasswordAction(_prev: FormState, form: FormData): Pr
 /** Next-auth answers a sign-in by throwing: the redirect when it signs in, an AuthError when it refuses. */
 async function signInAgain({ email, password }: { email: string; password: string }): Promise<FormState> {
   try {
-    await signIn("credentials", { email, password, redirectTo: "/settings/account?password=changed" });
+    await signInWithPassword({ email, password }, "/settings/account?password=changed");
   } catch (error) {
     // The password did change; should signing in again be refused (too many attempts), sign in by hand.
     if (error instanceof AuthError) redirect("/login");

@@ -1,3 +1,2 @@
-// The create-key form's options, shared by the form (a client component) and the action's schema.
+// The create-key form's expiry options, shared by the form (a client component) and the action's schema.
 export const EXPIRY_CHOICES = ["never", "30", "90", "365", "date"] as const;
-export const ACCESS_CHOICES = ["all", "knowledge", "chosen"] as const;

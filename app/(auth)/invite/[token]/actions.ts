@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
-import { auth, signIn, signOut, unstable_update } from "@/lib/auth/nextauth";
+import { auth, signInWithPassword, signOutTo, unstable_update } from "@/lib/auth/nextauth";
 import { UnauthorizedError } from "@/lib/errors";
 import { formArg } from "@/lib/http/action-args";
 import { anyone, serverAction } from "@/lib/http/server-action";
@@ -61,8 +61,7 @@ export async function registerWithInvitationAction(_prev: FormState, form: FormD
       return { ...joined, password };
     },
     onSuccess: async ({ email, password, orgId }) => {
-      await signIn("credentials", { email, password, redirectTo: `/?joined=${orgId}` });
-      return {};
+      return signInWithPassword({ email, password }, `/?joined=${orgId}`);
     },
   });
 }
@@ -76,8 +75,7 @@ export async function signOutForInvitationAction(_prev: FormState, form: FormDat
     context: anyone,
     run: () => tokenOf(form),
     onSuccess: async (token) => {
-      await signOut({ redirectTo: isInvitationToken(token) ? `/invite/${token}` : "/login" });
-      return {};
+      return signOutTo(isInvitationToken(token) ? `/invite/${token}` : "/login");
     },
   });
 }

@@ -1,6 +1,7 @@
+import type { GatewayCaller } from "@/lib/gateway/caller";
 import {
   createIntegrationServer,
-  integrationForKey,
+  integrationForCaller,
   integrationToolCall,
 } from "@/lib/gateway/integration-server";
 import { jsonRpcError } from "@/lib/gateway/json-rpc-error";
@@ -12,6 +13,7 @@ export const dynamic = "force-dynamic";
 export const maxDuration = 300;
 
 const endpointOf = (slug: string) => `integrations/${slug}`;
+const credentialNoun = (ctx: GatewayCaller) => (ctx.credential.kind === "api-key" ? "key" : "authorization");
 
 /**
  * One integration's MCP server passed through, with the same API keys, access checks, usage records and sessions
@@ -22,12 +24,12 @@ export const POST = uncompressedApiRoute<{ slug: string }>(
   async (request, { params, db }) => {
     const { slug } = await params;
     return serveMcpPost(db, request, endpointOf(slug), async (ctx, body, session) => {
-      const integration = await integrationForKey(db, ctx, slug);
+      const integration = await integrationForCaller(db, ctx, slug);
       if (!integration)
         return jsonRpcError(
           404,
           -32001,
-          `No integration "${slug}" for this key: check the slug, that the integration is enabled, and the key's scope.`,
+          `No integration "${slug}" for this ${credentialNoun(ctx)}: check the slug, that the integration is enabled, and the ${credentialNoun(ctx)}'s scope.`,
         );
       // A lone tools/call without a session is answered as the SDK server would, without building one.
       const call = session ? undefined : loneToolsCall(request.headers, body);
