@@ -1,22 +1,33 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from "@modelcontextprotocol/server";
 import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
+import { upstreamJsonRpcError } from "./upstream-bridge";
 
-export function invalidParams(message: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, message);
+export function invalidParams(message: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, message);
 }
 
-/** Upstream failures in a resource read or prompt become MCP errors with the message, never internals. */
-export function upstreamError(error: unknown): McpError {
-  if (error instanceof McpError) return error;
+/** A resource that is not there: invalid params naming its URI in the error's data, as the specification asks. */
+export function resourceNotFound(uri: string): ProtocolError {
+  return new ResourceNotFoundError(uri);
+}
+
+/**
+ * Upstream failures in a resource read, a prompt or a completion become MCP errors: the upstream server's own
+ * JSON-RPC error as it sent it (code, message, data), or what went wrong reaching it, never internals.
+ */
+export function upstreamError(error: unknown): ProtocolError {
+  if (error instanceof ProtocolError) return error;
+  const answered = upstreamJsonRpcError(error);
+  if (answered) return new ProtocolError(answered.code, answered.message, answered.data);
   if (error instanceof AppError && error.type !== "internal")
-    return new McpError(ErrorCode.InternalError, error.message);
-  return new McpError(ErrorCode.InternalError, "The integration failed to answer.");
+    return new ProtocolError(ProtocolErrorCode.InternalError, error.message);
+  return new ProtocolError(ProtocolErrorCode.InternalError, "The integration failed to answer.");
 }
 
 /** A failure of our own (the database, a bug) as an MCP error that says what failed, never why; the cause is logged. */
-export function internalError(error: unknown, what: string): McpError {
-  if (error instanceof McpError) return error;
+export function internalError(error: unknown, what: string): ProtocolError {
+  if (error instanceof ProtocolError) return error;
   logger.error(what, { err: error });
-  return new McpError(ErrorCode.InternalError, `${what}; try again.`);
+  return new ProtocolError(ProtocolErrorCode.InternalError, `${what}; try again.`);
 }

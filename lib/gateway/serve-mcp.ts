@@ -1,22 +1,32 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { InitializeRequestSchema } from "@modelcontextprotocol/core";
 import {
   type InitializeRequest,
-  InitializeRequestSchema,
+  isLegacyRequest,
   LATEST_PROTOCOL_VERSION,
+  type Server,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from "@modelcontextprotocol/sdk/types.js";
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import type { Database } from "@/db/client";
 import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { chargeApiKey, requireApiKey } from "@/lib/http/api-key-context";
+import type { McpEndpoint } from "./endpoint";
 import { readGatewayMessages } from "./gateway-body";
 import { refuseForeignHost } from "./host-check";
 import { jsonRpcError } from "./json-rpc-error";
+import { loneAnswer } from "./lone-answer";
+import { requestServer } from "./request-server";
+import { serveModern } from "./serve-modern";
+import { relayForRequest } from "./sessions/request-relay";
 import { serveInSession } from "./sessions/serve-in-session";
 import { serveSessionStream } from "./sessions/serve-session-stream";
 import { endSession, findSession, type GatewaySession, openSession } from "./sessions/session-store";
+import { serveSubscriptions } from "./sessions/subscriptions";
+
+/** What an endpoint serves the caller, or the answer to give instead (an integration it may not use: 404). */
+export type OpenEndpoint = (ctx: ApiKeyContext) => Promise<McpEndpoint | Response>;
 
 /** An auth or rate-limit refusal as a JSON-RPC error with its HTTP status (and Retry-After or WWW-Authenticate). */
 function refusal(error: unknown, note = ""): Response {
@@ -84,17 +94,35 @@ async function withNewSession(
   return new Response(response.body, { status: response.status, headers });
 }
 
+/** A 2025-11-25 (or older) server for one request: in a session, questions and progress reach its client. */
+function legacyServer(
+  db: Database,
+  ctx: ApiKeyContext,
+  endpoint: McpEndpoint,
+  session?: GatewaySession,
+): Server {
+  const server = requestServer(endpoint, {
+    callOf: (call) => ({ signal: call.mcpReq.signal, relay: relayForRequest(session, call) }),
+  });
+  serveSubscriptions(server, db, ctx, session, endpoint.resourceTarget);
+  return server;
+}
+
 /**
- * One POST to an MCP endpoint behind an API key, over Streamable HTTP: the Host check, the key and its rate limit
- * (each message of a batch counts), the body read and checked, then the server `open` makes for the key (or the
- * answer it gives itself) handles the messages. An initialize opens a session, kept in the database so any
- * instance continues it; a request without a session id is served as before sessions, with a JSON answer.
+ * One POST to an MCP endpoint behind an API key, over Streamable HTTP, whichever revision the client speaks: the
+ * Host check, the key and its rate limit (each message of a batch counts), the body read and checked, then the one
+ * choice of how to serve it, as the specification says (per request, from the body):
+ * - a 2026-07-28 request (its `_meta` names the revision): stateless, on the SDK's handler for that revision;
+ * - a request of a 2025-11-25 session (Mcp-Session-Id), kept in the database so any instance continues it;
+ * - a lone tools/list or tools/call without a session, answered without an SDK server (as it would answer);
+ * - anything else without a session, on a server for this request alone, with a JSON answer; an initialize opens
+ *   a session.
  */
 export async function serveMcpPost(
   db: Database,
   request: Request,
-  endpoint: string,
-  open: (ctx: ApiKeyContext, parsedBody: unknown, session?: GatewaySession) => Promise<Server | Response>,
+  endpointName: string,
+  open: OpenEndpoint,
 ): Promise<Response> {
   const ctx = await authorize(request);
   if (ctx instanceof Response) return ctx;
@@ -110,16 +138,28 @@ export async function serveMcpPost(
       return refusal(error, " Each message of a JSON-RPC batch counts as one request.");
     }
   }
-  if (request.headers.has("mcp-session-id")) {
-    const session = await sessionOf(db, request, ctx, endpoint);
-    if (session instanceof Response) return session;
-    return serveInSession(db, request, session, read.parsedBody, (body) => open(ctx, body, session));
+  const body = read.parsedBody;
+  // A body that is not JSON has no revision to claim: the 2025 transport refuses it with its own answer.
+  if (body !== undefined && !(await isLegacyRequest(request, body))) {
+    const endpoint = await open(ctx);
+    if (endpoint instanceof Response) return endpoint;
+    return serveModern(db, request, ctx, endpointName, endpoint, body);
   }
-  const server = await open(ctx, read.parsedBody);
-  if (server instanceof Response) return server;
-  const initialize = initializeRequest(read.parsedBody);
-  const response = await serveStateless(request, server, read.parsedBody);
-  return initialize ? withNewSession(db, response, ctx, endpoint, initialize) : response;
+  if (request.headers.has("mcp-session-id")) {
+    const session = await sessionOf(db, request, ctx, endpointName);
+    if (session instanceof Response) return session;
+    return serveInSession(db, request, session, body, async () => {
+      const endpoint = await open(ctx);
+      return endpoint instanceof Response ? endpoint : legacyServer(db, ctx, endpoint, session);
+    });
+  }
+  const endpoint = await open(ctx);
+  if (endpoint instanceof Response) return endpoint;
+  const lone = await loneAnswer(request, body, endpoint);
+  if (lone) return lone;
+  const initialize = initializeRequest(body);
+  const response = await serveStateless(request, legacyServer(db, ctx, endpoint), body);
+  return initialize ? withNewSession(db, response, ctx, endpointName, initialize) : response;
 }
 
 /** Messages without a session, on a server for this request alone, answered as JSON. */

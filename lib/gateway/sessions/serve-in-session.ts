@@ -1,15 +1,14 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/core";
 import {
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
   type JSONRPCMessage,
-  JSONRPCMessageSchema,
   type RequestId,
-  SetLevelRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import type { Database } from "@/db/client";
 import { sessionEventStore } from "./session-events";
 import { openExchange, sendToSessionRequests } from "./session-inbox";
@@ -53,7 +52,7 @@ export async function serveInSession(
   const body = messages ? (Array.isArray(parsedBody) ? forServer : forServer?.[0]) : parsedBody;
   const server = await open(body);
   if (server instanceof Response) return server;
-  server.setRequestHandler(SetLevelRequestSchema, async (setLevel) => {
+  server.setRequestHandler("logging/setLevel", async (setLevel) => {
     await setSessionLogLevel(db, session, setLevel.params.level);
     return {};
   });

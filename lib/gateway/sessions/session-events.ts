@@ -1,5 +1,4 @@
-import type { EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { EventStore, JSONRPCMessage } from "@modelcontextprotocol/server";
 import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
 import { publishChange } from "@/db/change-feed";
 import type { Database } from "@/db/client";

@@ -1,0 +1,45 @@
+import type {
+  CallToolRequestParams,
+  CallToolResult,
+  CompleteRequestParams,
+  CompleteResult,
+  GetPromptResult,
+  Implementation,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+  Tool,
+} from "@modelcontextprotocol/server";
+import type { DownstreamRelay } from "@/lib/mcp/relay/downstream-relay";
+
+/** What an upstream server says during one call, relayed to the client; `sent` settles once all of it is out. */
+export type CallRelay = DownstreamRelay & { sent(): Promise<void> };
+
+/** How one call runs: cancelled by its signal, relaying what the upstream server says when the client can hear it. */
+export interface GatewayCall {
+  signal: AbortSignal;
+  relay?: CallRelay;
+}
+
+/**
+ * What one MCP endpoint serves one caller, whatever the protocol revision: the aggregated gateway (the
+ * organization's catalog) or one integration passed through under its own names. Lists are whole; the server pages
+ * them.
+ */
+export interface McpEndpoint {
+  info: Implementation;
+  instructions: string;
+  tools(): Promise<Tool[]>;
+  /** The whole tools/list result serialized once, for answering a lone listing without an SDK server. */
+  serializedTools?(): Promise<Blob>;
+  callTool(params: CallToolRequestParams, call: GatewayCall): Promise<CallToolResult>;
+  resources(): Promise<Resource[]>;
+  resourceTemplates(): Promise<ResourceTemplate[]>;
+  readResource(uri: string): Promise<ReadResourceResult>;
+  prompts(): Promise<Prompt[]>;
+  getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult>;
+  complete(params: CompleteRequestParams): Promise<CompleteResult>;
+  /** The integration and upstream URI that one of this endpoint's resources leads back to, if it is one. */
+  resourceTarget(uri: string): Promise<{ integrationId: string; uri: string } | undefined>;
+}

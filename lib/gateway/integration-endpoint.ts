@@ -1,0 +1,87 @@
+import type {
+  CallToolRequestParams,
+  CallToolResult,
+  Prompt,
+  Resource,
+  Tool,
+} from "@modelcontextprotocol/server";
+import type { Database } from "@/db/client";
+import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
+import type { CatalogIntegration } from "@/lib/mcp/repository";
+import { mcpUseCases } from "@/lib/mcp/use-cases";
+import { orgCatalog } from "@/lib/tools/catalog-cache";
+import { discoverMissing, refreshStaleDiscoveries } from "@/lib/tools/refresh-discoveries";
+import { allows } from "@/lib/tools/scope";
+import { integrationToolName } from "@/lib/tools/tool-names";
+import { callCatalogTool } from "./catalog-call";
+import type { GatewayCall, McpEndpoint } from "./endpoint";
+import { invalidParams, upstreamError } from "./mcp-errors";
+
+/**
+ * The key's organization's integration with this slug, if it is enabled and in the key's scope: discovered now
+ * if it never was (within the discovery budget), and rediscovered in the background once its discovery is stale,
+ * as the gateway's listings do.
+ */
+export async function integrationForKey(
+  db: Database,
+  ctx: ApiKeyContext,
+  slug: string,
+): Promise<CatalogIntegration | undefined> {
+  const catalog = await orgCatalog(db, ctx.orgId);
+  const integration = catalog.integrations.find(
+    (row) => row.slug === slug && row.enabled && allows(ctx.toolScope.integrationIds, row.id),
+  );
+  if (!integration) return undefined;
+  refreshStaleDiscoveries(db, ctx, [integration]);
+  const [current] = await discoverMissing(db, ctx, [integration]);
+  return current;
+}
+
+/** A call of one of the integration's tools by its own name, through the catalog. */
+export async function integrationToolCall(
+  db: Database,
+  ctx: ApiKeyContext,
+  integration: CatalogIntegration,
+  { name, arguments: args }: CallToolRequestParams,
+  call: GatewayCall,
+): Promise<CallToolResult> {
+  if (!integration.discovered?.tools.some((tool) => tool.name === name))
+    return { isError: true, content: [{ type: "text", text: `Unknown tool: ${name}` }] };
+  return callCatalogTool(db, ctx, integrationToolName(integration.slug, name), args ?? {}, call);
+}
+
+/**
+ * One integration's server passed through, for one caller: its tools, resources and prompts under their own names
+ * (no prefixes, no meta-tools), from its stored discovery. Calls go through the catalog, so they are checked,
+ * validated and recorded in usage exactly as on the aggregated gateway.
+ */
+export function integrationEndpoint(
+  db: Database,
+  ctx: ApiKeyContext,
+  integration: CatalogIntegration,
+): McpEndpoint {
+  const discovered = integration.discovered ?? { tools: [], resources: [], prompts: [] };
+  const useCases = mcpUseCases(db);
+  const target = { integrationId: integration.id };
+  const relayed = <T>(answer: Promise<T>) =>
+    answer.catch((error: unknown) => {
+      throw upstreamError(error);
+    });
+  return {
+    info: { name: integration.slug, title: integration.name, version: "0.1.0" },
+    instructions: `The tools, resources and prompts of ${integration.name}, through Switchboard.`,
+    tools: async () => discovered.tools as Tool[],
+    callTool: (params, call) => integrationToolCall(db, ctx, integration, params, call),
+    resources: async () => discovered.resources as Resource[],
+    resourceTemplates: () => relayed(useCases.listResourceTemplates(ctx, target)),
+    readResource: (uri) => relayed(useCases.readResource(ctx, { ...target, uri })),
+    prompts: async () => discovered.prompts as Prompt[],
+    async getPrompt(name, args) {
+      if (!discovered.prompts.some((prompt) => prompt.name === name))
+        throw invalidParams(`Prompt not found: ${name}`);
+      return relayed(useCases.getPrompt(ctx, { ...target, name, arguments: args }));
+    },
+    complete: (params) => relayed(useCases.complete(ctx, { ...target, params })),
+    resourceTarget: async (uri) => ({ ...target, uri }),
+  };
+}

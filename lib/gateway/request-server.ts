@@ -1,0 +1,84 @@
+import {
+  type CacheHint,
+  Server,
+  type ServerCapabilities,
+  type ServerContext,
+  type ServerOptions,
+} from "@modelcontextprotocol/server";
+import { getEnv } from "@/lib/env";
+import type { GatewayCall, McpEndpoint } from "./endpoint";
+import { pageOf } from "./list-pages";
+
+/** One page of a list answer, `{ [key]: items, nextCursor? }`, at the configured page size. */
+export function paged<K extends string, T>(key: K, items: T[], cursor: string | undefined) {
+  const page = pageOf(key, items, cursor, getEnv().MCP_LIST_PAGE_SIZE);
+  return {
+    [key]: page.items,
+    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+  } as { [P in K]: T[] } & { nextCursor?: string };
+}
+
+// Lists change when integrations, capabilities or the key's scope do, and clients that listen hear of it at once;
+// a client that does not may keep a listing this long. Each caller's lists are its own (its key's scope).
+const LIST_CACHE: CacheHint = { ttlMs: 60_000, cacheScope: "private" };
+const CACHE_HINTS: ServerOptions["cacheHints"] = {
+  "server/discover": LIST_CACHE,
+  "tools/list": LIST_CACHE,
+  "resources/list": LIST_CACHE,
+  "resources/templates/list": LIST_CACHE,
+  "prompts/list": LIST_CACHE,
+  // A resource is the upstream server's: read again each time.
+  "resources/read": { ttlMs: 0, cacheScope: "private" },
+};
+
+/** What the server of one request needs beyond its endpoint. */
+export interface RequestServerOptions {
+  /** How a tools/call of this request runs: its signal, and whether what the upstream server says reaches the client. */
+  callOf(ctx: ServerContext): GatewayCall;
+  /** Checks the requestState a 2026-07-28 client echoes (see ServerOptions.requestState). */
+  requestState?: ServerOptions["requestState"];
+  capabilities?: ServerCapabilities;
+}
+
+/**
+ * An SDK server for one request to an endpoint, either revision: its tools, resources, prompts and completion, and
+ * logging (whose level a session keeps; without one it is accepted and nothing changes). Lists change when
+ * integrations do: a client in a session hears of it on its GET stream, a 2026-07-28 client on its listen stream.
+ */
+export function requestServer(endpoint: McpEndpoint, options: RequestServerOptions): Server {
+  const server = new Server(endpoint.info, {
+    capabilities: {
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true },
+      logging: {},
+      completions: {},
+      ...options.capabilities,
+    },
+    instructions: endpoint.instructions,
+    cacheHints: CACHE_HINTS,
+    ...(options.requestState ? { requestState: options.requestState } : {}),
+  });
+  server.setRequestHandler("logging/setLevel", async () => ({}));
+  server.setRequestHandler("tools/list", async (request) =>
+    paged("tools", await endpoint.tools(), request.params?.cursor),
+  );
+  server.setRequestHandler("tools/call", (request, ctx) =>
+    endpoint.callTool(request.params, options.callOf(ctx)),
+  );
+  server.setRequestHandler("resources/list", async (request) =>
+    paged("resources", await endpoint.resources(), request.params?.cursor),
+  );
+  server.setRequestHandler("resources/templates/list", async (request) =>
+    paged("resourceTemplates", await endpoint.resourceTemplates(), request.params?.cursor),
+  );
+  server.setRequestHandler("resources/read", (request) => endpoint.readResource(request.params.uri));
+  server.setRequestHandler("prompts/list", async (request) =>
+    paged("prompts", await endpoint.prompts(), request.params?.cursor),
+  );
+  server.setRequestHandler("prompts/get", (request) =>
+    endpoint.getPrompt(request.params.name, request.params.arguments ?? {}),
+  );
+  server.setRequestHandler("completion/complete", (request) => endpoint.complete(request.params));
+  return server;
+}
