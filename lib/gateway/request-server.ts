@@ -1,5 +1,8 @@
 import {
   type CacheHint,
+  type CallToolRequestParams,
+  type CallToolResult,
+  type InputRequiredResult,
   Server,
   type ServerCapabilities,
   type ServerContext,
@@ -33,8 +36,15 @@ const CACHE_HINTS: ServerOptions["cacheHints"] = {
 
 /** What the server of one request needs beyond its endpoint. */
 export interface RequestServerOptions {
-  /** How a tools/call of this request runs: its signal, and whether what the upstream server says reaches the client. */
-  callOf(ctx: ServerContext): GatewayCall;
+  /**
+   * Runs a tools/call of this request: `start` runs it with its signal and, where the client can hear it, the relay
+   * of what the upstream server says; a 2026-07-28 call may answer that it needs the client's input first.
+   */
+  runCall(
+    call: ServerContext,
+    params: CallToolRequestParams,
+    start: (call: GatewayCall) => Promise<CallToolResult>,
+  ): Promise<CallToolResult | InputRequiredResult>;
   /** Checks the requestState a 2026-07-28 client echoes (see ServerOptions.requestState). */
   requestState?: ServerOptions["requestState"];
   capabilities?: ServerCapabilities;
@@ -64,7 +74,7 @@ export function requestServer(endpoint: McpEndpoint, options: RequestServerOptio
     paged("tools", await endpoint.tools(), request.params?.cursor),
   );
   server.setRequestHandler("tools/call", (request, ctx) =>
-    endpoint.callTool(request.params, options.callOf(ctx)),
+    options.runCall(ctx, request.params, (call) => endpoint.callTool(request.params, call)),
   );
   server.setRequestHandler("resources/list", async (request) =>
     paged("resources", await endpoint.resources(), request.params?.cursor),

@@ -102,7 +102,8 @@ function legacyServer(
   session?: GatewaySession,
 ): Server {
   const server = requestServer(endpoint, {
-    callOf: (call) => ({ signal: call.mcpReq.signal, relay: relayForRequest(session, call) }),
+    runCall: (call, _params, start) =>
+      start({ signal: call.mcpReq.signal, relay: relayForRequest(session, call) }),
   });
   serveSubscriptions(server, db, ctx, session, endpoint.resourceTarget);
   return server;

@@ -23,11 +23,11 @@ export function parseEventId(eventId: string): { streamId: string; seq: number }
 }
 
 /** Keeps messages for the session's client on one stream, and wakes whichever instance holds that stream. */
-async function storeEvents(
+export async function storeEvents(
   db: Database,
   sessionId: string,
   streamId: string,
-  events: { seq: number; message: JSONRPCMessage }[],
+  events: { seq: number; message: object }[],
 ): Promise<void> {
   if (events.length === 0) return;
   await db.insert(mcpSessionEvents).values(
