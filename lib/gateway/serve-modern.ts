@@ -1,19 +1,45 @@
-import { createMcpHandler } from "@modelcontextprotocol/server";
+import { SubscriptionsListenRequestSchema } from "@modelcontextprotocol/core";
+import { createMcpHandler, type ServerEventBus } from "@modelcontextprotocol/server";
 import type { Database } from "@/db/client";
 import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { logger } from "@/lib/logger";
+import { mcpUseCases } from "@/lib/mcp/use-cases";
 import type { McpEndpoint } from "./endpoint";
+import { listenBus } from "./listen-bus";
 import { modernCalls, verifyRequestState } from "./modern-call";
 import { requestServer } from "./request-server";
+
+/**
+ * A listen request's stream hears the organization's changes from every instance; the resources it names are
+ * subscribed to at their integrations' servers (as a session's resources/subscribe does), so their updates come.
+ */
+async function listenerBus(
+  db: Database,
+  ctx: ApiKeyContext,
+  endpointName: string,
+  endpoint: McpEndpoint,
+  body: unknown,
+): Promise<ServerEventBus | undefined> {
+  const listen = SubscriptionsListenRequestSchema.safeParse(body);
+  if (!listen.success) return undefined;
+  const useCases = mcpUseCases(db);
+  await Promise.allSettled(
+    (listen.data.params.notifications.resourceSubscriptions ?? []).map(async (uri) => {
+      const target = await endpoint.resourceTarget(uri);
+      if (target) await useCases.subscribeResource(ctx, target);
+    }),
+  );
+  return listenBus(db, ctx.orgId, endpointName);
+}
 
 /**
  * One 2026-07-28 request (stateless: no session, its protocol version and the client's capabilities in its
  * `_meta`), answered by the SDK's handler for that revision with a server made for this caller alone: the SDK
  * checks the routing headers and the envelope, answers server/discover, stamps result types, cache hints and the
- * server's identity, and refuses what the revision does not have. Questions an upstream server asks during a call
- * reach the client as input_required (modern-call.ts).
+ * server's identity, serves listen streams, and refuses what the revision does not have. Questions an upstream
+ * server asks during a call reach the client as input_required (modern-call.ts).
  */
-export function serveModern(
+export async function serveModern(
   db: Database,
   request: Request,
   ctx: ApiKeyContext,
@@ -22,6 +48,7 @@ export function serveModern(
   body: unknown,
 ): Promise<Response> {
   const calls = modernCalls(db, ctx, endpointName);
+  const bus = await listenerBus(db, ctx, endpointName, endpoint, body);
   const handler = createMcpHandler(
     () =>
       requestServer(endpoint, {
@@ -30,6 +57,7 @@ export function serveModern(
       }),
     {
       legacy: "reject",
+      ...(bus ? { bus } : {}),
       onerror: (error) => logger.debug("2026-07-28 request not served", { err: error }),
     },
   );

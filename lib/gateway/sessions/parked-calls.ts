@@ -4,10 +4,7 @@ import type { Database } from "@/db/client";
 import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { SESSION_EVENTS_CHANNEL, sessionEventsAfter, storeEvents } from "./session-events";
 import { openExchange, sendToSessionRequests } from "./session-inbox";
-import { findSession, openSession } from "./session-store";
-
-/** The revision whose calls wait in a session of their own while their client answers a question. */
-export const PARKING_REVISION = "2026-07-28";
+import { findSession, openSession, PARKING_REVISION } from "./session-store";
 
 const CALL_STREAM = "call";
 // How the client's cancellation names the call it ends.
