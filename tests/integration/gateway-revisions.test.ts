@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as integrationRoute from "@/app/api/mcp/integrations/[slug]/route";
+import { DELETE, GET, POST } from "@/app/api/mcp/integrations/[slug]/route";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
@@ -22,7 +22,7 @@ function passThroughFetch(slug: string) {
   return (url: string | URL, init?: RequestInit) => {
     const request = new Request(url, init);
     request.headers.set("host", "localhost:3000");
-    const handler = integrationRoute[request.method as "POST" | "GET" | "DELETE"];
+    const handler = { POST, GET, DELETE }[request.method as "POST" | "GET" | "DELETE"];
     return handler(request, { params: Promise.resolve({ slug }) });
   };
 }
