@@ -1,3 +1,7 @@
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -28,8 +32,9 @@ import { type RunningHub, startMcpHub } from "./mcp-hub";
  * directly; through mcp-hub 4.2 (its unified endpoint, which speaks HTTP+SSE to clients and Streamable HTTP to
  * the server); through Switchboard's POST /api/mcp, in an organization with 20 more integrations of 50 tools
  * each and 100 capabilities, by a client that keeps no session; and through it in a session (each call streamed
- * and its answer kept for resumption). The same three paths to a plain echo server (plainUpstream, below) compare
- * them on equal terms. Also the database transactions each call through Switchboard costs.
+ * and its answer kept for resumption); and by the SDK's v2 client at 2026-07-28 (stateless, each call one POST).
+ * The same paths to a plain echo server (plainUpstream, below) compare them on equal terms. Also the database
+ * transactions each call through Switchboard costs.
  *
  * Listings (tools/list, each answer read to its last byte, see connectLister): that organization, sequentially;
  * and one with 10,000 tools (200 integrations × 50), alone and by 8 clients at once. Integrations other than
@@ -171,6 +176,20 @@ async function connect(
 }
 
 /**
+ * The SDK's v2 client pinned to 2026-07-28: stateless, each call one POST carrying the protocol version and the
+ * client's capabilities in its `_meta`, so any key of the ring may make it.
+ */
+async function connectModern(url: string, ring: ApiKeyRing) {
+  const client = new ModernClient(
+    { name: "switchboard-bench", version: "1.0.0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
+  await client.connect(new ModernTransport(new URL(url), { fetch: ring.fetch }));
+  clients.push(client as unknown as Client);
+  return client;
+}
+
+/**
  * Clients in sessions, one per key (a session belongs to the key that opened it), each call made by the client of
  * the key the ring hands out next, so the rate limit stays at its default and refuses nothing.
  */
@@ -259,6 +278,16 @@ try {
       client: await connect(upstream.url, { protocolVersion: "2025-06-18" }),
       tool: "echo",
     },
+    {
+      name: "→ Switchboard /api/mcp at 2026-07-28 (v2 client, stateless) → server-everything",
+      client: await connectModern(gatewayUrl, largeKeys),
+      tool: "echo_echo",
+    },
+    {
+      name: "→ Switchboard /api/mcp at 2026-07-28 (v2 client, stateless) → plain echo server",
+      client: await connectModern(gatewayUrl, largeKeys),
+      tool: "plain_echo",
+    },
   ];
   const call = (path: (typeof paths)[number]) => async () => {
     const answer = await path.client.callTool({ name: path.tool, arguments: { message: "hi" } });
@@ -292,8 +321,8 @@ try {
     }
   }
   const after = await database.settledActivity();
-  // Three of the paths go through Switchboard.
-  const transactionsPerCall = (after.transactions - before.transactions) / (3 * callsMade);
+  // Five of the paths go through Switchboard.
+  const transactionsPerCall = (after.transactions - before.transactions) / (5 * callsMade);
   const p50 = calls.map((reps) => median(reps.map((times) => percentile(times, 50))));
   const p99 = calls.map((reps) => median(reps.map((times) => percentile(times, 99))));
 
@@ -349,9 +378,18 @@ try {
     `Call figures are medians of ${REPETITIONS} interleaved repetitions; *_cpu_ms is the CPU time per call (or listing) of each process: the app, its PostgreSQL server processes, mcp-hub, server-everything, and this client. Each call through Switchboard costs ${transactionsPerCall.toFixed(2)} database transactions. App memory (RSS): ${rssBefore.toFixed(0)} MB before the 10,000-tool listings, ${rssAfter.toFixed(0)} MB after.`,
   );
 
-  const [direct, viaHub, viaGateway, plainDirect, plainViaHub, plainViaGateway, inSession, olderDirect] = [
-    0, 1, 2, 3, 4, 5, 6, 7,
-  ].map((i) => ({
+  const [
+    direct,
+    viaHub,
+    viaGateway,
+    plainDirect,
+    plainViaHub,
+    plainViaGateway,
+    inSession,
+    olderDirect,
+    modern,
+    plainModern,
+  ] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => ({
     p50: p50[i] ?? 0,
     p99: p99[i] ?? 0,
   }));
@@ -363,7 +401,9 @@ try {
     !plainViaHub ||
     !plainViaGateway ||
     !inSession ||
-    !olderDirect
+    !olderDirect ||
+    !modern ||
+    !plainModern
   )
     throw new Error("missing measurements");
   result("direct_call_p50_ms", direct.p50);
@@ -381,6 +421,13 @@ try {
   result("session_call_p50_ms", inSession.p50);
   result("session_call_p50_vs_direct", inSession.p50 / direct.p50);
   result("session_call_p50_vs_stateless", inSession.p50 / viaGateway.p50);
+  // A 2026-07-28 call beside a 2025-11-25 session's and a 2025 client's without a session (the lone-call fast path).
+  result("modern_call_p50_ms", modern.p50);
+  result("modern_call_p99_ms", modern.p99);
+  result("modern_call_p50_vs_stateless", modern.p50 / viaGateway.p50);
+  result("modern_call_p50_vs_session", modern.p50 / inSession.p50);
+  result("plain_modern_call_p50_vs_stateless", plainModern.p50 / plainViaGateway.p50);
+  result("modern_app_cpu_ms_per_call", cpuPerCall[8]?.app ?? Number.NaN);
   result("plain_call_p50_vs_direct", plainViaGateway.p50 / plainDirect.p50);
   result("plain_call_p50_vs_mcphub", plainViaGateway.p50 / plainViaHub.p50);
   result("plain_mcphub_p50_vs_direct", plainViaHub.p50 / plainDirect.p50);

@@ -31,6 +31,8 @@ export interface McpEndpoint {
   info: Implementation;
   instructions: string;
   tools(): Promise<Tool[]>;
+  /** The input schema of the tool by this name, if there is one. */
+  inputSchemaOf(name: string): Promise<Record<string, unknown> | undefined>;
   /** The whole tools/list result serialized once, for answering a lone listing without an SDK server. */
   serializedTools?(): Promise<Blob>;
   callTool(params: CallToolRequestParams, call: GatewayCall): Promise<CallToolResult>;

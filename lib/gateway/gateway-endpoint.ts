@@ -148,6 +148,8 @@ export function gatewayEndpoint(db: Database, ctx: ApiKeyContext): McpEndpoint {
     instructions:
       "The organization's tools, resources and prompts from every connected MCP server. Use find_tools to search for a tool and call_tool to run one by name.",
     tools: async () => (await gatewayToolList(db, ctx)).tools,
+    inputSchemaOf: async (name) =>
+      (await gatewayToolList(db, ctx)).tools.find((tool) => tool.name === name)?.inputSchema,
     serializedTools: () => serializedGatewayToolList(db, ctx),
     callTool: (params, call) => gatewayToolCall(db, ctx, params, call),
     resources: async () =>

@@ -50,6 +50,27 @@ export async function integrationToolCall(
   return callCatalogTool(db, ctx, integrationToolName(integration.slug, name), args ?? {}, call);
 }
 
+// Tools listed once per stored discovery, not once per request.
+const listedTools = new WeakMap<CatalogIntegration, Tool[]>();
+
+/**
+ * The integration's tools as this endpoint offers them: a tool its server runs only as a task is called as one by
+ * Switchboard, so here it is an ordinary tool (the endpoint takes no task-augmented calls of 2025 clients).
+ */
+function toolsOf(integration: CatalogIntegration): Tool[] {
+  let tools = listedTools.get(integration);
+  if (!tools) {
+    tools = (integration.discovered?.tools ?? []).map((tool) => {
+      if (!tool.execution?.taskSupport) return tool as Tool;
+      const { taskSupport: _runsAsTask, ...execution } = tool.execution;
+      const { execution: _execution, ...rest } = tool;
+      return (Object.keys(execution).length ? { ...rest, execution } : rest) as Tool;
+    });
+    listedTools.set(integration, tools);
+  }
+  return tools;
+}
+
 /**
  * One integration's server passed through, for one caller: its tools, resources and prompts under their own names
  * (no prefixes, no meta-tools), from its stored discovery. Calls go through the catalog, so they are checked,
@@ -70,7 +91,8 @@ export function integrationEndpoint(
   return {
     info: { name: integration.slug, title: integration.name, version: "0.1.0" },
     instructions: `The tools, resources and prompts of ${integration.name}, through Switchboard.`,
-    tools: async () => discovered.tools as Tool[],
+    tools: async () => toolsOf(integration),
+    inputSchemaOf: async (name) => discovered.tools.find((tool) => tool.name === name)?.inputSchema,
     callTool: (params, call) => integrationToolCall(db, ctx, integration, params, call),
     resources: async () => discovered.resources as Resource[],
     resourceTemplates: () => relayed(useCases.listResourceTemplates(ctx, target)),

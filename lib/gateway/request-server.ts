@@ -2,8 +2,9 @@ import {
   type CacheHint,
   type CallToolRequestParams,
   type CallToolResult,
+  type Implementation,
   type InputRequiredResult,
-  Server,
+  McpServer,
   type ServerCapabilities,
   type ServerContext,
   type ServerOptions,
@@ -48,6 +49,27 @@ export interface RequestServerOptions {
   /** Checks the requestState a 2026-07-28 client echoes (see ServerOptions.requestState). */
   requestState?: ServerOptions["requestState"];
   capabilities?: ServerCapabilities;
+  /** The tool a 2026-07-28 tools/call names, with its input schema, for the SDK to check its routing headers. */
+  calledTool?: { name: string; inputSchema: Record<string, unknown> };
+}
+
+/**
+ * The SDK's server for one request, its handlers on the protocol server underneath (`server`). It is the SDK's
+ * high-level server only so that the SDK's handler checks a 2026-07-28 tools/call's Mcp-Param headers against
+ * the `x-mcp-header` declarations of the called tool (SEP-2243) before it runs: this is how it learns that tool's
+ * input schema (see checked-sdk.ts).
+ */
+class EndpointServer extends McpServer {
+  readonly #calledTool: RequestServerOptions["calledTool"];
+
+  constructor(info: Implementation, options: ServerOptions, calledTool: RequestServerOptions["calledTool"]) {
+    super(info, options);
+    this.#calledTool = calledTool;
+  }
+
+  override toolInputSchemaJson(name: string): Record<string, unknown> | undefined {
+    return name === this.#calledTool?.name ? this.#calledTool.inputSchema : undefined;
+  }
 }
 
 /**
@@ -55,19 +77,24 @@ export interface RequestServerOptions {
  * logging (whose level a session keeps; without one it is accepted and nothing changes). Lists change when
  * integrations do: a client in a session hears of it on its GET stream, a 2026-07-28 client on its listen stream.
  */
-export function requestServer(endpoint: McpEndpoint, options: RequestServerOptions): Server {
-  const server = new Server(endpoint.info, {
-    capabilities: {
-      tools: { listChanged: true },
-      resources: { subscribe: true, listChanged: true },
-      prompts: { listChanged: true },
-      logging: {},
-      completions: {},
-      ...options.capabilities,
+export function requestServer(endpoint: McpEndpoint, options: RequestServerOptions): McpServer {
+  const mcp = new EndpointServer(
+    endpoint.info,
+    {
+      instructions: endpoint.instructions,
+      cacheHints: CACHE_HINTS,
+      ...(options.requestState ? { requestState: options.requestState } : {}),
     },
-    instructions: endpoint.instructions,
-    cacheHints: CACHE_HINTS,
-    ...(options.requestState ? { requestState: options.requestState } : {}),
+    options.calledTool,
+  );
+  const { server } = mcp;
+  server.registerCapabilities({
+    tools: { listChanged: true },
+    resources: { subscribe: true, listChanged: true },
+    prompts: { listChanged: true },
+    logging: {},
+    completions: {},
+    ...options.capabilities,
   });
   server.setRequestHandler("logging/setLevel", async () => ({}));
   server.setRequestHandler("tools/list", async (request) =>
@@ -90,5 +117,5 @@ export function requestServer(endpoint: McpEndpoint, options: RequestServerOptio
     endpoint.getPrompt(request.params.name, request.params.arguments ?? {}),
   );
   server.setRequestHandler("completion/complete", (request) => endpoint.complete(request.params));
-  return server;
+  return mcp;
 }

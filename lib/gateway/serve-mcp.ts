@@ -101,7 +101,7 @@ function legacyServer(
   endpoint: McpEndpoint,
   session?: GatewaySession,
 ): Server {
-  const server = requestServer(endpoint, {
+  const { server } = requestServer(endpoint, {
     runCall: (call, _params, start) =>
       start({ signal: call.mcpReq.signal, relay: relayForRequest(session, call) }),
   });

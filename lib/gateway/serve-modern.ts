@@ -32,6 +32,15 @@ async function listenerBus(
   return listenBus(db, ctx.orgId, endpointName);
 }
 
+/** The tool a tools/call names, and its input schema, whose `x-mcp-header` arguments the SDK checks. */
+async function calledToolOf(endpoint: McpEndpoint, body: unknown) {
+  const call = body as { method?: unknown; params?: { name?: unknown } } | null;
+  if (call?.method !== "tools/call" || typeof call.params?.name !== "string") return undefined;
+  const name = call.params.name;
+  const inputSchema = await endpoint.inputSchemaOf(name);
+  return inputSchema && { name, inputSchema };
+}
+
 /**
  * One 2026-07-28 request (stateless: no session, its protocol version and the client's capabilities in its
  * `_meta`), answered by the SDK's handler for that revision with a server made for this caller alone: the SDK
@@ -49,11 +58,13 @@ export async function serveModern(
 ): Promise<Response> {
   const calls = modernCalls(db, ctx, endpointName);
   const bus = await listenerBus(db, ctx, endpointName, endpoint, body);
+  const calledTool = await calledToolOf(endpoint, body);
   const handler = createMcpHandler(
     () =>
       requestServer(endpoint, {
         runCall: calls.run,
         requestState: { verify: verifyRequestState },
+        ...(calledTool ? { calledTool } : {}),
       }),
     {
       legacy: "reject",

@@ -128,6 +128,23 @@ describe.each(["2025-11-25", "2026-07-28"] as Revision[])("a client speaking %s"
       expect(textOf(result)).toContain("echo: Resource trigger-sampling-request context: hello");
     });
 
+    it("calls a tool its server runs only as a task, reporting the task's progress", async () => {
+      const client = await connect("everything");
+      const listed = (await client.listTools()).find(
+        (tool) => tool.name === endpoint.tool("everything", "simulate-research-query"),
+      );
+      expect(listed).toBeDefined();
+      const progress: string[] = [];
+      const result = await client.callTool(
+        endpoint.tool("everything", "simulate-research-query"),
+        { topic: "tides" },
+        (update) => progress.push(String(update.message)),
+      );
+      expect(result.isError).toBeFalsy();
+      expect(textOf(result)).toContain("# Research Report: tides");
+      expect(progress).toContain("Gathering sources...");
+    });
+
     it("lists and reads resources", async () => {
       const client = await connect("everything");
       const uri = endpoint.uri("everything", "demo://resource/static/document/architecture.md");
