@@ -38,9 +38,10 @@ export interface McpEndpoint {
   callTool(params: CallToolRequestParams, call: GatewayCall): Promise<CallToolResult>;
   resources(): Promise<Resource[]>;
   resourceTemplates(): Promise<ResourceTemplate[]>;
-  readResource(uri: string): Promise<ReadResourceResult>;
+  /** A read, which (as a prompt and a tool call) may ask the client something through the call's relay. */
+  readResource(uri: string, call?: GatewayCall): Promise<ReadResourceResult>;
   prompts(): Promise<Prompt[]>;
-  getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult>;
+  getPrompt(name: string, args: Record<string, string>, call?: GatewayCall): Promise<GetPromptResult>;
   complete(params: CompleteRequestParams): Promise<CompleteResult>;
   /** The integration and upstream URI that one of this endpoint's resources leads back to, if it is one. */
   resourceTarget(uri: string): Promise<{ integrationId: string; uri: string } | undefined>;

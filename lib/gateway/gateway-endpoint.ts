@@ -8,6 +8,7 @@ import type {
 } from "@modelcontextprotocol/server";
 import type { Database } from "@/db/client";
 import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
+import { withDownstreamRelay } from "@/lib/mcp/relay/downstream-relay";
 import type { CatalogIntegration } from "@/lib/mcp/repository";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { listToolSet, listTools } from "@/lib/tools/catalog";
@@ -174,14 +175,14 @@ export function gatewayEndpoint(db: Database, ctx: ApiKeyContext): McpEndpoint {
         }));
       });
     },
-    async readResource(uri) {
+    async readResource(uri, call) {
       const target = await integrationOf(uri);
       if (!target) throw resourceNotFound(uri);
-      const read = await useCases
-        .readResource(ctx, { integrationId: target.integration.id, uri: target.upstreamUri })
-        .catch((error: unknown) => {
-          throw upstreamError(error);
-        });
+      const read = await withDownstreamRelay(call?.relay, () =>
+        useCases.readResource(ctx, { integrationId: target.integration.id, uri: target.upstreamUri }),
+      ).catch((error: unknown) => {
+        throw upstreamError(error);
+      });
       // Relayed as read (text or base64 blob, with its mimeType and _meta); only the URI is renamed.
       return {
         ...read,
@@ -192,14 +193,14 @@ export function gatewayEndpoint(db: Database, ctx: ApiKeyContext): McpEndpoint {
       };
     },
     prompts: async () => (await promptsByName()).list,
-    async getPrompt(name, args) {
+    async getPrompt(name, args, call) {
       const entry = await promptEntry(name);
       // Relayed as rendered: every role and content type (text, image, audio, embedded resource, resource link).
-      return useCases
-        .getPrompt(ctx, { integrationId: entry.integration.id, name: entry.prompt, arguments: args })
-        .catch((error: unknown) => {
-          throw upstreamError(error);
-        });
+      return withDownstreamRelay(call?.relay, () =>
+        useCases.getPrompt(ctx, { integrationId: entry.integration.id, name: entry.prompt, arguments: args }),
+      ).catch((error: unknown) => {
+        throw upstreamError(error);
+      });
     },
     // Completion of a prompt's or a resource template's argument goes to the integration it leads back to, under
     // the names that integration gave them.

@@ -7,6 +7,7 @@ import type {
 } from "@modelcontextprotocol/server";
 import type { Database } from "@/db/client";
 import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
+import { withDownstreamRelay } from "@/lib/mcp/relay/downstream-relay";
 import type { CatalogIntegration } from "@/lib/mcp/repository";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { orgCatalog } from "@/lib/tools/catalog-cache";
@@ -96,12 +97,15 @@ export function integrationEndpoint(
     callTool: (params, call) => integrationToolCall(db, ctx, integration, params, call),
     resources: async () => discovered.resources as Resource[],
     resourceTemplates: () => relayed(useCases.listResourceTemplates(ctx, target)),
-    readResource: (uri) => relayed(useCases.readResource(ctx, { ...target, uri })),
+    readResource: (uri, call) =>
+      relayed(withDownstreamRelay(call?.relay, () => useCases.readResource(ctx, { ...target, uri }))),
     prompts: async () => discovered.prompts as Prompt[],
-    async getPrompt(name, args) {
+    async getPrompt(name, args, call) {
       if (!discovered.prompts.some((prompt) => prompt.name === name))
         throw invalidParams(`Prompt not found: ${name}`);
-      return relayed(useCases.getPrompt(ctx, { ...target, name, arguments: args }));
+      return relayed(
+        withDownstreamRelay(call?.relay, () => useCases.getPrompt(ctx, { ...target, name, arguments: args })),
+      );
     },
     complete: (params) => relayed(useCases.complete(ctx, { ...target, params })),
     resourceTarget: async (uri) => ({ ...target, uri }),

@@ -1,8 +1,6 @@
 import { hkdfSync } from "node:crypto";
 import { CreateMessageResultSchema, ElicitResultSchema } from "@modelcontextprotocol/core";
 import {
-  type CallToolRequestParams,
-  type CallToolResult,
   createRequestStateCodec,
   type InputRequests,
   type InputRequiredResult,
@@ -12,6 +10,7 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   type RequestStateCodec,
+  type Result,
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import type { Database } from "@/db/client";
@@ -37,19 +36,20 @@ type CallEvent =
   | { kind: "log"; params: LoggingMessageNotificationParams }
   | { kind: "question"; question: Question }
   | { kind: "withdrawn"; key: string }
-  | { kind: "result"; result: CallToolResult }
+  | { kind: "result"; result: Result }
   | { kind: "error"; code: number; message: string; data?: unknown };
 
 /**
  * What a 2026-07-28 client echoes to go on with a call (signed, so it cannot be made up): the call's session, whose
- * organization and endpoint it is, the tool, the last progress or log event it was told, the questions it was
- * shown, and those it still has to answer.
+ * organization and endpoint it is, the method and what it names (tool, prompt or resource), the last progress or
+ * log event it was told, the questions it was shown, and those it still has to answer.
  */
 interface CallState {
   s: string;
   o: string;
   e: string;
-  tool: string;
+  m: string;
+  target: string;
   seen: number;
   shown: string[];
   pending: string[];
@@ -110,18 +110,18 @@ async function askAgain(questions: Question[], state: CallState): Promise<InputR
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * tools/call for 2026-07-28 clients. A call runs as on any revision, its progress and log messages on its own
- * response. When the upstream server asks the client something (elicitation, sampling, if the request's
- * capabilities declare it), the answer is `input_required` with the question and a signed requestState, and the
- * call goes on waiting where it runs (see parkCall). The client's retry, on any instance, hands the answers to it
- * and answers with what the call does next: its result, or its next questions.
+ * tools/call, prompts/get and resources/read for 2026-07-28 clients. A call runs as on any revision, its progress
+ * and log messages on its own response. When the upstream server asks the client something (elicitation,
+ * sampling, if the request's capabilities declare it), the answer is `input_required` with the question and a
+ * signed requestState, and the call goes on waiting where it runs (see parkCall). The client's retry, on any
+ * instance, hands the answers to it and answers with what the call does next: its result, or its next questions.
  */
 export function modernCalls(db: Database, ctx: ApiKeyContext, endpoint: string) {
-  async function begin(
+  async function begin<T extends Result>(
     call: ServerContext,
-    params: CallToolRequestParams,
-    start: (call: GatewayCall) => Promise<CallToolResult>,
-  ): Promise<CallToolResult | InputRequiredResult> {
+    target: string,
+    start: (call: GatewayCall) => Promise<T>,
+  ): Promise<T | InputRequiredResult> {
     const { capabilities, logLevel } = envelopeOf(call);
     const progressToken = call.mcpReq._meta?.progressToken;
     // The call outlives this request once it has asked: only the client's cancellation ends it then.
@@ -227,23 +227,30 @@ export function modernCalls(db: Database, ctx: ApiKeyContext, endpoint: string) 
       s: parked.sessionId,
       o: ctx.orgId,
       e: endpoint,
-      tool: params.name,
+      m: call.mcpReq.method,
+      target,
       seen: 0,
       shown: shown.map((question) => question.key),
       pending: shown.map((question) => question.key),
     });
   }
 
-  async function resume(
+  async function resume<T extends Result>(
     call: ServerContext,
-    params: CallToolRequestParams,
+    target: string,
     state: CallState,
-  ): Promise<CallToolResult | InputRequiredResult> {
-    if (state.o !== ctx.orgId || state.e !== endpoint || state.tool !== params.name) throw stale();
+  ): Promise<T | InputRequiredResult> {
+    if (
+      state.o !== ctx.orgId ||
+      state.e !== endpoint ||
+      state.m !== call.mcpReq.method ||
+      state.target !== target
+    )
+      throw stale();
     const resumed: ResumedCall | undefined = await resumeCall(db, ctx, endpoint, state.s);
     if (!resumed) throw stale();
     try {
-      return await goOn(call, resumed, state);
+      return (await goOn(call, resumed, state)) as T | InputRequiredResult;
     } finally {
       resumed.close();
     }
@@ -253,7 +260,7 @@ export function modernCalls(db: Database, ctx: ApiKeyContext, endpoint: string) 
     call: ServerContext,
     resumed: ResumedCall,
     state: CallState,
-  ): Promise<CallToolResult | InputRequiredResult> {
+  ): Promise<Result | InputRequiredResult> {
     const { logLevel } = envelopeOf(call);
     const progressToken = call.mcpReq._meta?.progressToken;
     const questions = new Map<string, Question>();
@@ -327,14 +334,14 @@ export function modernCalls(db: Database, ctx: ApiKeyContext, endpoint: string) 
   }
 
   return {
-    /** Runs a tools/call of a 2026-07-28 request: a new call, or one its client goes on with (requestState). */
-    run(
+    /** Runs a call of a 2026-07-28 request: a new one, or one its client goes on with (requestState). */
+    run<T extends Result>(
       call: ServerContext,
-      params: CallToolRequestParams,
-      start: (call: GatewayCall) => Promise<CallToolResult>,
-    ): Promise<CallToolResult | InputRequiredResult> {
+      target: string,
+      start: (call: GatewayCall) => Promise<T>,
+    ): Promise<T | InputRequiredResult> {
       const state = call.mcpReq.requestState<CallState>();
-      return state === undefined ? begin(call, params, start) : resume(call, params, state);
+      return state === undefined ? begin(call, target, start) : resume<T>(call, target, state);
     },
   };
 }

@@ -1,10 +1,9 @@
 import {
   type CacheHint,
-  type CallToolRequestParams,
-  type CallToolResult,
   type Implementation,
   type InputRequiredResult,
   McpServer,
+  type Result,
   type ServerCapabilities,
   type ServerContext,
   type ServerOptions,
@@ -38,14 +37,15 @@ const CACHE_HINTS: ServerOptions["cacheHints"] = {
 /** What the server of one request needs beyond its endpoint. */
 export interface RequestServerOptions {
   /**
-   * Runs a tools/call of this request: `start` runs it with its signal and, where the client can hear it, the relay
-   * of what the upstream server says; a 2026-07-28 call may answer that it needs the client's input first.
+   * Runs a tools/call, prompts/get or resources/read of this request (`target` names the tool, prompt or resource):
+   * `start` runs it with its signal and, where the client can hear it, the relay of what the upstream server says;
+   * on 2026-07-28 it may answer that it needs the client's input first.
    */
-  runCall(
+  runCall<T extends Result>(
     call: ServerContext,
-    params: CallToolRequestParams,
-    start: (call: GatewayCall) => Promise<CallToolResult>,
-  ): Promise<CallToolResult | InputRequiredResult>;
+    target: string,
+    start: (call: GatewayCall) => Promise<T>,
+  ): Promise<T | InputRequiredResult>;
   /** Checks the requestState a 2026-07-28 client echoes (see ServerOptions.requestState). */
   requestState?: ServerOptions["requestState"];
   capabilities?: ServerCapabilities;
@@ -101,7 +101,7 @@ export function requestServer(endpoint: McpEndpoint, options: RequestServerOptio
     paged("tools", await endpoint.tools(), request.params?.cursor),
   );
   server.setRequestHandler("tools/call", (request, ctx) =>
-    options.runCall(ctx, request.params, (call) => endpoint.callTool(request.params, call)),
+    options.runCall(ctx, request.params.name, (call) => endpoint.callTool(request.params, call)),
   );
   server.setRequestHandler("resources/list", async (request) =>
     paged("resources", await endpoint.resources(), request.params?.cursor),
@@ -109,12 +109,16 @@ export function requestServer(endpoint: McpEndpoint, options: RequestServerOptio
   server.setRequestHandler("resources/templates/list", async (request) =>
     paged("resourceTemplates", await endpoint.resourceTemplates(), request.params?.cursor),
   );
-  server.setRequestHandler("resources/read", (request) => endpoint.readResource(request.params.uri));
+  server.setRequestHandler("resources/read", (request, ctx) =>
+    options.runCall(ctx, request.params.uri, (call) => endpoint.readResource(request.params.uri, call)),
+  );
   server.setRequestHandler("prompts/list", async (request) =>
     paged("prompts", await endpoint.prompts(), request.params?.cursor),
   );
-  server.setRequestHandler("prompts/get", (request) =>
-    endpoint.getPrompt(request.params.name, request.params.arguments ?? {}),
+  server.setRequestHandler("prompts/get", (request, ctx) =>
+    options.runCall(ctx, request.params.name, (call) =>
+      endpoint.getPrompt(request.params.name, request.params.arguments ?? {}, call),
+    ),
   );
   server.setRequestHandler("completion/complete", (request) => endpoint.complete(request.params));
   return mcp;

@@ -102,7 +102,7 @@ function legacyServer(
   session?: GatewaySession,
 ): Server {
   const { server } = requestServer(endpoint, {
-    runCall: (call, _params, start) =>
+    runCall: (call, _target, start) =>
       start({ signal: call.mcpReq.signal, relay: relayForRequest(session, call) }),
   });
   serveSubscriptions(server, db, ctx, session, endpoint.resourceTarget);

@@ -80,7 +80,8 @@ afterAll(async () => {
 });
 
 const answers = {
-  elicit: () => ({ name: "Ada Lovelace", check: true }),
+  elicit: (message: string) =>
+    /context/.test(message) ? { context: "tides" } : { name: "Ada Lovelace", check: true },
   sample: (prompt: string) => `echo: ${prompt}`,
 };
 
@@ -166,6 +167,12 @@ describe.each(["2025-11-25", "2026-07-28"] as Revision[])("a client speaking %s"
         value: "par",
       });
       expect(completed).toEqual(["paris", "park", "party"]);
+    });
+
+    it("asks the client the upstream server's question before rendering a prompt", async () => {
+      const suite = await connect("suite");
+      const got = await suite.getPrompt(endpoint.tool("suite", "test_input_required_result_prompt"), {});
+      expect(got.messages[0]?.content).toEqual({ type: "text", text: "Use this context: tides" });
     });
 
     it("tells the client when the tools change, and when a resource it follows is updated", async () => {
