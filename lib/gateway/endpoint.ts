@@ -33,6 +33,8 @@ export interface McpEndpoint {
   tools(): Promise<Tool[]>;
   /** The input schema of the tool by this name, if there is one. */
   inputSchemaOf(name: string): Promise<Record<string, unknown> | undefined>;
+  /** Whether the tool by this name is one its server runs as a task (its taskSupport is "required" or "optional"). */
+  runsAsTask(name: string): Promise<boolean>;
   /** The whole tools/list result serialized once, for answering a lone listing without an SDK server. */
   serializedTools?(): Promise<Blob>;
   callTool(params: CallToolRequestParams, call: GatewayCall): Promise<CallToolResult>;

@@ -18,6 +18,7 @@ import { claimUniqueNames, integrationToolName } from "@/lib/tools/tool-names";
 import type { ToolDescriptor } from "@/lib/tools/types";
 import { callCatalogTool } from "./catalog-call";
 import type { GatewayCall, McpEndpoint } from "./endpoint";
+import { runsAsTask } from "./integration-endpoint";
 import { internalError, invalidParams, resourceNotFound, upstreamError } from "./mcp-errors";
 import { CALL_TOOL, callToolArgs, FIND_TOOLS, findTools, findToolsArgs, metaTools } from "./meta-tools";
 import { gatewayResourceUri, parseGatewayResourceUri } from "./resource-names";
@@ -151,6 +152,13 @@ export function gatewayEndpoint(db: Database, ctx: ApiKeyContext): McpEndpoint {
     tools: async () => (await gatewayToolList(db, ctx)).tools,
     inputSchemaOf: async (name) =>
       (await gatewayToolList(db, ctx)).tools.find((tool) => tool.name === name)?.inputSchema,
+    // The catalog's name of an integration's tool is <slug>_<tool>, so the tool is found by it here.
+    runsAsTask: async (name) =>
+      (await enabledIntegrations()).some((integration) =>
+        integration.discovered?.tools.some(
+          (tool) => integrationToolName(integration.slug, tool.name) === name && runsAsTask(tool),
+        ),
+      ),
     serializedTools: () => serializedGatewayToolList(db, ctx),
     callTool: (params, call) => gatewayToolCall(db, ctx, params, call),
     resources: async () =>

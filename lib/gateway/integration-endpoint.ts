@@ -51,6 +51,10 @@ export async function integrationToolCall(
   return callCatalogTool(db, ctx, integrationToolName(integration.slug, name), args ?? {}, call);
 }
 
+/** Whether the server runs this tool as a task when asked to (its taskSupport is "required" or "optional"). */
+export const runsAsTask = (tool: { execution?: { taskSupport?: string } } | undefined) =>
+  tool?.execution?.taskSupport === "required" || tool?.execution?.taskSupport === "optional";
+
 // Tools listed once per stored discovery, not once per request.
 const listedTools = new WeakMap<CatalogIntegration, Tool[]>();
 
@@ -94,6 +98,7 @@ export function integrationEndpoint(
     instructions: `The tools, resources and prompts of ${integration.name}, through Switchboard.`,
     tools: async () => toolsOf(integration),
     inputSchemaOf: async (name) => discovered.tools.find((tool) => tool.name === name)?.inputSchema,
+    runsAsTask: async (name) => runsAsTask(discovered.tools.find((tool) => tool.name === name)),
     callTool: (params, call) => integrationToolCall(db, ctx, integration, params, call),
     resources: async () => discovered.resources as Resource[],
     resourceTemplates: () => relayed(useCases.listResourceTemplates(ctx, target)),

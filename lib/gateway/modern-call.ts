@@ -1,12 +1,9 @@
 import { hkdfSync } from "node:crypto";
-import { CreateMessageResultSchema, ElicitResultSchema } from "@modelcontextprotocol/core";
 import {
   createRequestStateCodec,
   type InputRequests,
   type InputRequiredResult,
   inputRequired,
-  type LoggingMessageNotificationParams,
-  type Progress,
   ProtocolError,
   ProtocolErrorCode,
   type RequestStateCodec,
@@ -16,28 +13,19 @@ import {
 import type { Database } from "@/db/client";
 import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
 import { authSecret } from "@/lib/auth/secret";
-import type { CallRelay, GatewayCall } from "./endpoint";
+import {
+  answerTo,
+  type CallEvent,
+  embedded,
+  modernRelay,
+  type Question,
+  type QuestionMethod,
+} from "./call-events";
+import type { GatewayCall } from "./endpoint";
 import { internalError } from "./mcp-errors";
 import { envelopeOf } from "./modern-envelope";
 import { type ParkedCall, parkCall, type ResumedCall, resumeCall } from "./sessions/parked-calls";
 import { ASK_CLIENT_TIMEOUT_MS, atOrAbove } from "./sessions/request-relay";
-import { asUpstreamAnswer } from "./upstream-bridge";
-
-type QuestionMethod = "elicitation/create" | "sampling/createMessage";
-interface Question {
-  key: string;
-  method: QuestionMethod;
-  params: Record<string, unknown>;
-}
-
-/** What a parked call says, in order, for the instance its client comes back to. */
-type CallEvent =
-  | { kind: "progress"; progress: Progress }
-  | { kind: "log"; params: LoggingMessageNotificationParams }
-  | { kind: "question"; question: Question }
-  | { kind: "withdrawn"; key: string }
-  | { kind: "result"; result: Result }
-  | { kind: "error"; code: number; message: string; data?: unknown };
 
 /**
  * What a 2026-07-28 client echoes to go on with a call (signed, so it cannot be made up): the call's session, whose
@@ -83,20 +71,6 @@ const stale = () =>
     "This call is over or has expired: call the tool again without requestState.",
   );
 
-/** The question as the 2026-07-28 revision embeds it: an elicitation by URL carries no id of its own there. */
-function embedded(method: QuestionMethod, params: Record<string, unknown>): Record<string, unknown> {
-  if (method !== "elicitation/create" || params.mode !== "url") return params;
-  const { elicitationId: _id, ...rest } = params;
-  return rest;
-}
-
-/** The client's answer to a question, if it is one (a malformed answer counts as none: the question is asked again). */
-function answerTo(question: Question, response: unknown): Record<string, unknown> | undefined {
-  const schema = question.method === "elicitation/create" ? ElicitResultSchema : CreateMessageResultSchema;
-  const parsed = schema.safeParse(response);
-  return parsed.success ? (parsed.data as Record<string, unknown>) : undefined;
-}
-
 async function askAgain(questions: Question[], state: CallState): Promise<InputRequiredResult> {
   return inputRequired({
     // As the upstream server asked them (checked by the client of upstream servers).
@@ -122,8 +96,7 @@ export function modernCalls(db: Database, ctx: ApiKeyContext, endpoint: string) 
     target: string,
     start: (call: GatewayCall) => Promise<T>,
   ): Promise<T | InputRequiredResult> {
-    const { capabilities, logLevel } = envelopeOf(call);
-    const progressToken = call.mcpReq._meta?.progressToken;
+    const { capabilities } = envelopeOf(call);
     // The call outlives this request once it has asked: only the client's cancellation ends it then.
     const running = new AbortController();
     const hungUp = () => running.abort(call.mcpReq.signal.reason);
@@ -163,42 +136,7 @@ export function modernCalls(db: Database, ctx: ApiKeyContext, endpoint: string) 
       if ("error" in message) throw new Error(message.error.message);
       return "result" in message ? message.result : {};
     };
-    const elicitation = capabilities.elicitation as { form?: object; url?: object } | undefined;
-    const relay: CallRelay = {
-      sent: () => sending,
-      progress:
-        progressToken === undefined
-          ? undefined
-          : (progress) =>
-              say({ kind: "progress", progress }, () =>
-                call.mcpReq.notify({
-                  method: "notifications/progress",
-                  params: { ...progress, progressToken },
-                }),
-              ),
-      log:
-        logLevel === undefined
-          ? undefined
-          : (entry) => {
-              if (atOrAbove(entry.level, logLevel))
-                say({ kind: "log", params: entry }, () =>
-                  call.mcpReq.notify({ method: "notifications/message", params: entry }),
-                );
-            },
-      elicit: elicitation
-        ? async (question, signal) => {
-            // A client that declared elicitation without modes takes forms only.
-            const mode = question.mode ?? "form";
-            const modes = elicitation.form || elicitation.url ? elicitation : { form: {} };
-            if (!(mode in modes)) throw new Error(`The client does not take ${mode} elicitation requests.`);
-            return asUpstreamAnswer(await ask("elicitation/create", question, signal));
-          }
-        : undefined,
-      createMessage: capabilities.sampling
-        ? async (question, signal) =>
-            asUpstreamAnswer(await ask("sampling/createMessage", question as Record<string, unknown>, signal))
-        : undefined,
-    };
+    const relay = modernRelay(call, say, ask, () => sending);
 
     const outcome = start({ signal: running.signal, relay }).then(
       (result) => ({ kind: "result", result }) as const,

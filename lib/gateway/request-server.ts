@@ -8,9 +8,11 @@ import {
   type ServerContext,
   type ServerOptions,
 } from "@modelcontextprotocol/server";
+import { z } from "zod";
 import { getEnv } from "@/lib/env";
 import type { GatewayCall, McpEndpoint } from "./endpoint";
 import { pageOf } from "./list-pages";
+import { type modernTasks, TASKS_EXTENSION } from "./modern-tasks";
 
 /** One page of a list answer, `{ [key]: items, nextCursor? }`, at the configured page size. */
 export function paged<K extends string, T>(key: K, items: T[], cursor: string | undefined) {
@@ -51,7 +53,11 @@ export interface RequestServerOptions {
   capabilities?: ServerCapabilities;
   /** The tool a 2026-07-28 tools/call names, with its input schema, for the SDK to check its routing headers. */
   calledTool?: { name: string; inputSchema: Record<string, unknown> };
+  /** Tasks, for 2026-07-28 clients that take them (the extension is then offered). */
+  tasks?: ReturnType<typeof modernTasks>;
 }
+
+const taskParams = z.looseObject({ taskId: z.string() });
 
 /**
  * The SDK's server for one request, its handlers on the protocol server underneath (`server`). It is the SDK's
@@ -121,5 +127,19 @@ export function requestServer(endpoint: McpEndpoint, options: RequestServerOptio
     ),
   );
   server.setRequestHandler("completion/complete", (request) => endpoint.complete(request.params));
+  const { tasks } = options;
+  if (tasks) {
+    server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
+    server.setRequestHandler("tasks/get", { params: taskParams }, (params, ctx) =>
+      tasks.get(ctx, params.taskId),
+    );
+    // The SDK takes inputResponses out of a request's params into its context, for every method.
+    server.setRequestHandler("tasks/update", { params: taskParams }, (params, ctx) =>
+      tasks.update(ctx, params.taskId, ctx.mcpReq.inputResponses ?? {}),
+    );
+    server.setRequestHandler("tasks/cancel", { params: taskParams }, (params, ctx) =>
+      tasks.cancel(ctx, params.taskId),
+    );
+  }
   return mcp;
 }

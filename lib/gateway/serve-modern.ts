@@ -7,6 +7,7 @@ import { mcpUseCases } from "@/lib/mcp/use-cases";
 import type { McpEndpoint } from "./endpoint";
 import { listenBus } from "./listen-bus";
 import { modernCalls, verifyRequestState } from "./modern-call";
+import { modernTasks, takesTasks } from "./modern-tasks";
 import { requestServer } from "./request-server";
 
 /**
@@ -57,12 +58,18 @@ export async function serveModern(
   body: unknown,
 ): Promise<Response> {
   const calls = modernCalls(db, ctx, endpointName);
+  const tasks = modernTasks(db, ctx, endpointName);
   const bus = await listenerBus(db, ctx, endpointName, endpoint, body);
   const calledTool = await calledToolOf(endpoint, body);
   const handler = createMcpHandler(
     () =>
       requestServer(endpoint, {
-        runCall: calls.run,
+        // A tool its server runs as a task is called as one for a client that takes tasks.
+        runCall: async (call, target, start) =>
+          call.mcpReq.method === "tools/call" && takesTasks(call) && (await endpoint.runsAsTask(target))
+            ? tasks.start(call, start)
+            : calls.run(call, target, start),
+        tasks,
         requestState: { verify: verifyRequestState },
         ...(calledTool ? { calledTool } : {}),
       }),

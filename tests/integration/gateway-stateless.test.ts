@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as integrationPost } from "@/app/api/mcp/integrations/[slug]/route";
 import type { DatabaseHandle } from "@/db/client";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
@@ -57,24 +58,32 @@ const envelope = (capabilities: Record<string, unknown> = {}) => ({
   "io.modelcontextprotocol/clientCapabilities": capabilities,
 });
 
-/** A 2026-07-28 tools/call written by hand, with the routing headers the revision asks for. */
-async function modernCall(bearer: string, params: Record<string, unknown>) {
-  const response = await gatewayFetch(GATEWAY_URL, {
+/** A 2026-07-28 request written by hand, with the routing headers the revision asks for. */
+async function modernRequest(
+  bearer: string,
+  method: string,
+  params: Record<string, unknown>,
+  { url = GATEWAY_URL, fetch = gatewayFetch, name = String(params.name ?? params.taskId) } = {},
+) {
+  const response = await fetch(url, {
     method: "POST",
     headers: {
       authorization: `Bearer ${bearer}`,
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
       "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": String(params.name),
+      "mcp-method": method,
+      "mcp-name": name,
     },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params }),
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
   const text = await response.text();
   const json = text.startsWith("{") ? text : (text.match(/^data: (\{.*"id":1.*)$/m)?.[1] ?? "{}");
   return { status: response.status, headers: response.headers, body: JSON.parse(json) };
 }
+
+const modernCall = (bearer: string, params: Record<string, unknown>) =>
+  modernRequest(bearer, "tools/call", params);
 
 describe("a 2026-07-28 call that asks its client a question", () => {
   const elicitation = "everything_trigger-elicitation-request";
@@ -195,5 +204,114 @@ describeOnPostgres("a 2026-07-28 client served by two instances in turn", () => 
     await client.callTool("changing_add_tool", { name: "across" });
     await changed;
     expect(new Set(served.map((request) => request.instance))).toEqual(new Set([0, 1]));
+  });
+});
+
+describe("tasks for a 2026-07-28 client that takes them (the io.modelcontextprotocol/tasks extension)", () => {
+  const tasks = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+  const passThroughUrl = "http://localhost:3000/api/mcp/integrations/everything";
+  const passThroughFetch = (url: string | URL, init?: RequestInit) => {
+    const request = new Request(url, init);
+    request.headers.set("host", "localhost:3000");
+    return integrationPost(request, { params: Promise.resolve({ slug: "everything" }) });
+  };
+  const through = {
+    gateway: { tool: "everything_simulate-research-query", url: GATEWAY_URL, fetch: gatewayFetch },
+    "pass-through": { tool: "simulate-research-query", url: passThroughUrl, fetch: passThroughFetch },
+  };
+  const untilEnded = async (
+    taskId: string,
+    at: (typeof through)[keyof typeof through],
+    capabilities: Record<string, unknown> = tasks,
+  ) => {
+    for (;;) {
+      const { body } = await modernRequest(key, "tasks/get", { taskId, _meta: envelope(capabilities) }, at);
+      if (!["working", "input_required"].includes(body.result?.status)) return body;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+
+  it.each(Object.keys(through) as (keyof typeof through)[])(
+    "offers the extension, runs a tool its server runs as a task as a task, and inlines its result (%s)",
+    async (kind) => {
+      const at = through[kind];
+      const discovered = await modernRequest(
+        key,
+        "server/discover",
+        { _meta: envelope(tasks) },
+        { ...at, name: "" },
+      );
+      expect(discovered.body.result.capabilities.extensions).toEqual({ "io.modelcontextprotocol/tasks": {} });
+      const created = await modernRequest(
+        key,
+        "tools/call",
+        { name: at.tool, arguments: { topic: "tides" }, _meta: envelope(tasks) },
+        at,
+      );
+      expect(created.body.result).toMatchObject({
+        resultType: "task",
+        status: "working",
+        ttlMs: expect.any(Number),
+      });
+      const ended = await untilEnded(created.body.result.taskId, at);
+      expect(ended.result).toMatchObject({ taskId: created.body.result.taskId, status: "completed" });
+      expect(textOf(ended.result.result)).toContain("# Research Report: tides");
+    },
+  );
+
+  it("waits in input_required for an answer given with tasks/update, then goes on", async () => {
+    const at = through.gateway;
+    const capabilities = { ...tasks, elicitation: {} };
+    const { body } = await modernCall(key, {
+      name: at.tool,
+      arguments: { topic: "python", ambiguous: true },
+      _meta: envelope(capabilities),
+    });
+    const taskId = body.result.taskId as string;
+    let waiting: { result: { status: string; inputRequests?: Record<string, { method: string }> } };
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      waiting = (await modernRequest(key, "tasks/get", { taskId, _meta: envelope(capabilities) })).body;
+    } while (waiting.result.status === "working");
+    expect(waiting.result.status).toBe("input_required");
+    const [[questionKey, question]] = Object.entries(waiting.result.inputRequests ?? {}) as [
+      [string, { method: string }],
+    ];
+    expect(question.method).toBe("elicitation/create");
+    const updated = await modernRequest(key, "tasks/update", {
+      taskId,
+      inputResponses: { [questionKey]: { action: "accept", content: { interpretation: "programming" } } },
+      _meta: envelope(capabilities),
+    });
+    expect(updated.body.result).toMatchObject({ resultType: "complete" });
+    const ended = await untilEnded(taskId, at, capabilities);
+    expect(textOf(ended.result.result)).toContain("programming");
+  });
+
+  it("cancels a task, and refuses tasks to a client that does not take them and to another key", async () => {
+    const { body } = await modernCall(key, {
+      name: through.gateway.tool,
+      arguments: { topic: "cancel me" },
+      _meta: envelope(tasks),
+    });
+    const taskId = body.result.taskId as string;
+    const refused = await modernRequest(key, "tasks/get", { taskId, _meta: envelope() });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe(-32021);
+    const stranger = await modernRequest(otherKey, "tasks/get", { taskId, _meta: envelope(tasks) });
+    expect(stranger.body.error.code).toBe(-32602);
+    const cancelled = await modernRequest(key, "tasks/cancel", { taskId, _meta: envelope(tasks) });
+    expect(cancelled.body.result).toMatchObject({ resultType: "complete" });
+    expect((await untilEnded(taskId, through.gateway)).result.status).toBe("cancelled");
+  });
+
+  it("answers a tool it runs as a task at once to a client that does not take tasks", async () => {
+    const { body } = await modernCall(key, {
+      name: through.gateway.tool,
+      arguments: { topic: "now" },
+      _meta: envelope(),
+    });
+    expect(body.result.resultType).toBe("complete");
+    expect(textOf(body.result)).toContain("# Research Report: now");
   });
 });

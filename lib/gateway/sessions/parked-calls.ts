@@ -7,6 +7,8 @@ import { openExchange, sendToSessionRequests } from "./session-inbox";
 import { findSession, openSession, PARKING_REVISION } from "./session-store";
 
 const CALL_STREAM = "call";
+// Answers handed over for a task's questions, noted by whichever instance took them (tasks/update).
+const ANSWERS_STREAM = "answers";
 // How the client's cancellation names the call it ends.
 const THE_CALL = "call";
 
@@ -61,7 +63,8 @@ export async function parkCall(
       return { id, answer };
     },
     log(event) {
-      const entry = { seq: ++seq, message: event };
+      // When it was said: a task's lastUpdatedAt.
+      const entry = { seq: ++seq, message: { ...event, at: new Date().toISOString() } };
       writing = writing.then(() => storeEvents(db, session.id, CALL_STREAM, [entry]));
       return writing;
     },
@@ -71,6 +74,12 @@ export async function parkCall(
 
 /** A parked call as the instance its client retries on sees it: what it said, and the way to answer it. */
 export interface ResumedCall {
+  /** When the call was parked (a task's creation). */
+  createdAt: Date;
+  /** Keeps that the question under this key was answered, for whoever reads the call next. */
+  noteAnswered(key: string): Promise<void>;
+  /** The keys of the questions whose answers were handed over. */
+  answered(): Promise<Set<string>>;
   /** What the call said after `afterSeq`, in order; when nothing yet, waits up to `waitMs` for something. */
   events(afterSeq: number, waitMs: number, signal: AbortSignal): Promise<{ seq: number; event: object }[]>;
   answer(id: string, result: Record<string, unknown>): Promise<void>;
@@ -95,6 +104,13 @@ export async function resumeCall(
     woken();
   });
   return {
+    createdAt: session.createdAt,
+    noteAnswered: (key) =>
+      storeEvents(db, sessionId, ANSWERS_STREAM, [{ seq: Date.now(), message: { key } }]),
+    async answered() {
+      const notes = await sessionEventsAfter(db, sessionId, ANSWERS_STREAM, 0);
+      return new Set(notes.map(({ message }) => String((message as { key?: unknown }).key)));
+    },
     async events(afterSeq, waitMs, signal) {
       const deadline = Date.now() + waitMs;
       for (;;) {
