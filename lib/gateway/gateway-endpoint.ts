@@ -82,6 +82,18 @@ export async function gatewayToolList(db: Database, ctx: ApiKeyContext): Promise
   return listing.once("gateway", (tools) => toolListOf([...metaTools, ...tools]));
 }
 
+const metaToolsByName = new Map(metaTools.map((tool) => [tool.name, tool]));
+
+/** The key's tools by name (the meta-tools included), made once per listing of the catalog. */
+async function gatewayToolsByName(db: Database, ctx: ApiKeyContext) {
+  if (ctx.metaToolsOnly) return metaToolsByName;
+  const listing = await listToolSet(db, ctx, { scope: ctx.toolScope });
+  return listing.once(
+    "gateway-by-name",
+    (tools) => new Map([...metaTools, ...tools].map((tool) => [tool.name, tool] as const)),
+  );
+}
+
 /**
  * The same serialized and encoded, to answer a lone tools/list without doing either again: made once per listing
  * of the catalog (without keeping the result object, which only the SDK server needs).
@@ -150,8 +162,7 @@ export function gatewayEndpoint(db: Database, ctx: ApiKeyContext): McpEndpoint {
     instructions:
       "The organization's tools, resources and prompts from every connected MCP server. Use find_tools to search for a tool and call_tool to run one by name.",
     tools: async () => (await gatewayToolList(db, ctx)).tools,
-    inputSchemaOf: async (name) =>
-      (await gatewayToolList(db, ctx)).tools.find((tool) => tool.name === name)?.inputSchema,
+    inputSchemaOf: async (name) => (await gatewayToolsByName(db, ctx)).get(name)?.inputSchema,
     // The catalog's name of an integration's tool is <slug>_<tool>, so the tool is found by it here.
     runsAsTask: async (name) =>
       (await enabledIntegrations()).some((integration) =>

@@ -1,5 +1,6 @@
 import { getEnv } from "@/lib/env";
 import type { McpEndpoint } from "./endpoint";
+import { loneModernToolsCall, mirrorsArguments, modernToolsCallAnswer } from "./modern-lone-call";
 import { loneToolsCall, toolsCallAnswer } from "./tools-call-answer";
 import { loneToolsListId, toolsListAnswer } from "./tools-list-answer";
 
@@ -25,4 +26,23 @@ export async function loneAnswer(
   const call = loneToolsCall(request.headers, body);
   if (call) return toolsCallAnswer(call.id, () => endpoint.callTool(call.params, { signal: request.signal }));
   return undefined;
+}
+
+/**
+ * The answer to a lone 2026-07-28 tools/call that can only end in one JSON result (see loneModernToolsCall), made
+ * without the SDK's handler and server, as they would make it; or undefined, for them to answer. A call whose
+ * tool mirrors arguments in headers is theirs, as they check those headers. A client that hangs up cancels it.
+ */
+export async function loneModernAnswer(
+  request: Request,
+  body: unknown,
+  endpoint: McpEndpoint,
+): Promise<Response | undefined> {
+  const call = loneModernToolsCall(request.headers, body);
+  if (!call) return undefined;
+  const inputSchema = await endpoint.inputSchemaOf(call.params.name);
+  if (inputSchema && mirrorsArguments(inputSchema)) return undefined;
+  return modernToolsCallAnswer(call.id, endpoint.info, () =>
+    endpoint.callTool(call.params, { signal: request.signal }),
+  );
 }

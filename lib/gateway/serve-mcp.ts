@@ -16,7 +16,7 @@ import type { McpEndpoint } from "./endpoint";
 import { readGatewayMessages } from "./gateway-body";
 import { refuseForeignHost } from "./host-check";
 import { jsonRpcError } from "./json-rpc-error";
-import { loneAnswer } from "./lone-answer";
+import { loneAnswer, loneModernAnswer } from "./lone-answer";
 import { requestServer } from "./request-server";
 import { serveModern } from "./serve-modern";
 import { relayForRequest } from "./sessions/request-relay";
@@ -113,7 +113,8 @@ function legacyServer(
  * One POST to an MCP endpoint behind an API key, over Streamable HTTP, whichever revision the client speaks: the
  * Host check, the key and its rate limit (each message of a batch counts), the body read and checked, then the one
  * choice of how to serve it, as the specification says (per request, from the body):
- * - a 2026-07-28 request (its `_meta` names the revision): stateless, on the SDK's handler for that revision;
+ * - a 2026-07-28 request (its `_meta` names the revision): stateless, on the SDK's handler for that revision, but
+ *   a lone tools/call that can only end in one JSON result, answered without it (as it would answer);
  * - a request of a 2025-11-25 session (Mcp-Session-Id), kept in the database so any instance continues it;
  * - a lone tools/list or tools/call without a session, answered without an SDK server (as it would answer);
  * - anything else without a session, on a server for this request alone, with a JSON answer; an initialize opens
@@ -144,7 +145,10 @@ export async function serveMcpPost(
   if (body !== undefined && !(await isLegacyRequest(request, body))) {
     const endpoint = await open(ctx);
     if (endpoint instanceof Response) return endpoint;
-    return serveModern(db, request, ctx, endpointName, endpoint, body);
+    return (
+      (await loneModernAnswer(request, body, endpoint)) ??
+      serveModern(db, request, ctx, endpointName, endpoint, body)
+    );
   }
   if (request.headers.has("mcp-session-id")) {
     const session = await sessionOf(db, request, ctx, endpointName);

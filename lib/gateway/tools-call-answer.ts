@@ -22,7 +22,7 @@ export function loneToolsCall(
 }
 
 /** A handler's failure as the SDK's server reports it (anything but an MCP error is logged, not told). */
-function errorOf(error: unknown) {
+export function errorOf(error: unknown) {
   const { code, message, data } = internalError(error, "The tool call failed");
   return {
     code: Number.isSafeInteger(code) ? code : ProtocolErrorCode.InternalError,

@@ -1,12 +1,21 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  DELETE as passThroughDelete,
+  GET as passThroughGet,
+  POST as passThroughPost,
+} from "@/app/api/mcp/integrations/[slug]/route";
 import { DELETE, GET, POST } from "@/app/api/mcp/route";
-import type { DatabaseHandle } from "@/db/client";
+import type { Database, DatabaseHandle } from "@/db/client";
+import type { UserContext } from "@/lib/auth/context";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
+import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 
 export const GATEWAY_URL = "http://localhost:3000/api/mcp";
 
 const handlers = { POST, GET, DELETE };
+const passThroughHandlers = { POST: passThroughPost, GET: passThroughGet, DELETE: passThroughDelete };
 
 /** The gateway's route handler for the request's method, as the running app would call it. */
 export const gatewayRoute = (request: Request) => {
@@ -41,3 +50,32 @@ export async function connectGateway(key: string): Promise<Client> {
 
 export const textOf = (result: unknown) =>
   ((result as CallToolResult).content ?? []).map((part) => (part.type === "text" ? part.text : "")).join("");
+
+/** A fetch that goes straight to an integration's pass-through route, as the running app would call it. */
+export function passThroughFetch(slug: string) {
+  return (url: string | URL, init?: RequestInit) => {
+    const request = new Request(url, init);
+    request.headers.set("host", new URL(url).host);
+    const handler = passThroughHandlers[request.method as keyof typeof passThroughHandlers];
+    if (!handler) return Promise.resolve(new Response(null, { status: 405 }));
+    return handler(request, { params: Promise.resolve({ slug }) });
+  };
+}
+
+/** Adds each running server as an integration of the user's organization, and checks it answers. */
+export async function addIntegrations(
+  db: Database,
+  owner: UserContext,
+  servers: Record<string, { url: string }>,
+): Promise<void> {
+  for (const [name, server] of Object.entries(servers)) {
+    const integration = await createIntegration(db, owner, {
+      source: "custom",
+      name,
+      transport: "streamable-http",
+      url: server.url,
+    });
+    const checked = await testIntegration(db, owner, integration.id);
+    if (!checked.ok) throw new Error(`${name} did not answer: ${JSON.stringify(checked)}`);
+  }
+}

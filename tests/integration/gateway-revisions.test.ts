@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DELETE, GET, POST } from "@/app/api/mcp/integrations/[slug]/route";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration } from "@/lib/mcp/integrations/create-integration";
-import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import { type RunningFixture, startEverything, startFixture } from "../fixtures/mcp/start-fixture";
-import { GATEWAY_URL, gatewayFetch, textOf, useDatabase } from "./gateway-client";
+import {
+  addIntegrations,
+  GATEWAY_URL,
+  gatewayFetch,
+  passThroughFetch,
+  textOf,
+  useDatabase,
+} from "./gateway-client";
 import { registerOwners } from "./org-users";
 import { connectRevision, type Revision, type RevisionClient } from "./revision-clients";
 import { createTestDatabase } from "./test-db";
@@ -16,16 +20,6 @@ let owner: UserContext;
 let key: string;
 const servers: RunningFixture[] = [];
 const clients: RevisionClient[] = [];
-
-/** A fetch that goes straight to an integration's pass-through route, as the running app would call it. */
-function passThroughFetch(slug: string) {
-  return (url: string | URL, init?: RequestInit) => {
-    const request = new Request(url, init);
-    request.headers.set("host", "localhost:3000");
-    const handler = { POST, GET, DELETE }[request.method as "POST" | "GET" | "DELETE"];
-    return handler(request, { params: Promise.resolve({ slug }) });
-  };
-}
 
 /**
  * The two endpoints, each with how to reach an integration's features through it: the gateway under its
@@ -55,19 +49,7 @@ beforeAll(async () => {
   const changing = await startFixture("sessions");
   const suite = await startFixture("conformance");
   servers.push(everything, changing, suite);
-  for (const [name, server] of [
-    ["Everything", everything],
-    ["Changing", changing],
-    ["Suite", suite],
-  ] as const) {
-    const integration = await createIntegration(handle.db, owner, {
-      source: "custom",
-      name,
-      transport: "streamable-http",
-      url: server.url,
-    });
-    expect((await testIntegration(handle.db, owner, integration.id)).ok).toBe(true);
-  }
+  await addIntegrations(handle.db, owner, { Everything: everything, Changing: changing, Suite: suite });
   key = (await createApiKey(handle.db, owner, { name: "revisions" })).key;
 }, 90_000);
 

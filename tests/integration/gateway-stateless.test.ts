@@ -1,13 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POST as integrationPost } from "@/app/api/mcp/integrations/[slug]/route";
 import type { DatabaseHandle } from "@/db/client";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration } from "@/lib/mcp/integrations/create-integration";
-import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import { type RunningFixture, startEverything, startFixture } from "../fixtures/mcp/start-fixture";
-import { GATEWAY_URL, gatewayFetch, textOf, useDatabase } from "./gateway-client";
+import {
+  addIntegrations,
+  GATEWAY_URL,
+  gatewayFetch,
+  passThroughFetch,
+  textOf,
+  useDatabase,
+} from "./gateway-client";
 import { describeOnPostgres } from "./on-postgres";
 import { registerOwners } from "./org-users";
 import { connectRevision, type RevisionClient } from "./revision-clients";
@@ -28,18 +32,7 @@ beforeAll(async () => {
   const everything = await startEverything("streamableHttp");
   const changing = await startFixture("sessions");
   servers.push(everything, changing);
-  for (const [name, server] of [
-    ["Everything", everything],
-    ["Changing", changing],
-  ] as const) {
-    const integration = await createIntegration(handle.db, owner, {
-      source: "custom",
-      name,
-      transport: "streamable-http",
-      url: server.url,
-    });
-    expect((await testIntegration(handle.db, owner, integration.id)).ok).toBe(true);
-  }
+  await addIntegrations(handle.db, owner, { Everything: everything, Changing: changing });
   key = (await createApiKey(handle.db, owner, { name: "stateless" })).key;
   otherKey = (await createApiKey(handle.db, owner, { name: "another" })).key;
 }, 90_000);
@@ -210,14 +203,13 @@ describeOnPostgres("a 2026-07-28 client served by two instances in turn", () => 
 describe("tasks for a 2026-07-28 client that takes them (the io.modelcontextprotocol/tasks extension)", () => {
   const tasks = { extensions: { "io.modelcontextprotocol/tasks": {} } };
   const passThroughUrl = "http://localhost:3000/api/mcp/integrations/everything";
-  const passThroughFetch = (url: string | URL, init?: RequestInit) => {
-    const request = new Request(url, init);
-    request.headers.set("host", "localhost:3000");
-    return integrationPost(request, { params: Promise.resolve({ slug: "everything" }) });
-  };
   const through = {
     gateway: { tool: "everything_simulate-research-query", url: GATEWAY_URL, fetch: gatewayFetch },
-    "pass-through": { tool: "simulate-research-query", url: passThroughUrl, fetch: passThroughFetch },
+    "pass-through": {
+      tool: "simulate-research-query",
+      url: passThroughUrl,
+      fetch: passThroughFetch("everything"),
+    },
   };
   const untilEnded = async (
     taskId: string,
