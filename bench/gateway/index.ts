@@ -33,8 +33,9 @@ import { type RunningHub, startMcpHub } from "./mcp-hub";
  * the server); through Switchboard's POST /api/mcp, in an organization with 20 more integrations of 50 tools
  * each and 100 capabilities, by a client that keeps no session; and through it in a session (each call streamed
  * and its answer kept for resumption); and by the SDK's v2 client at 2026-07-28 (stateless, each call one POST).
- * The same paths to a plain echo server (plainUpstream, below) compare them on equal terms. Also the database
- * transactions each call through Switchboard costs.
+ * The same paths to a plain echo server (plainUpstream, below) compare them on equal terms, and two callers that
+ * make one HTTP request per call (2025-11-25 without a session, 2026-07-28) compare the app's own cost at each
+ * revision without the clients'. Also the database transactions each call through Switchboard costs.
  *
  * Listings (tools/list, each answer read to its last byte, see connectLister): that organization, sequentially;
  * and one with 10,000 tools (200 integrations × 50), alone and by 8 clients at once. Integrations other than
@@ -190,6 +191,45 @@ async function connectModern(url: string, ring: ApiKeyRing) {
 }
 
 /**
+ * A client reduced to one HTTP request per call, to compare what the app itself costs at each revision without
+ * either SDK client's own time: a lone tools/call as a 2025-11-25 client without a session sends it, or as a
+ * 2026-07-28 client does (its _meta envelope and routing headers).
+ */
+function rawCaller(url: string, ring: ApiKeyRing, revision: "2025-11-25" | "2026-07-28") {
+  let id = 0;
+  const envelope = {
+    "io.modelcontextprotocol/protocolVersion": revision,
+    "io.modelcontextprotocol/clientInfo": { name: "switchboard-bench", version: "1.0.0" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  return {
+    async callTool(params: { name: string; arguments: Record<string, unknown> }) {
+      const modern = revision === "2026-07-28";
+      const response = await request(url, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${ring.next()}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": revision,
+          ...(modern ? { "mcp-method": "tools/call", "mcp-name": params.name } : {}),
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: ++id,
+          method: "tools/call",
+          params: modern ? { ...params, _meta: envelope } : params,
+        }),
+      });
+      const answer = (await response.body.json()) as { result?: { isError?: boolean; content?: unknown } };
+      if (response.statusCode !== 200 || !answer.result)
+        throw new Error(`tools/call answered ${response.statusCode}: ${JSON.stringify(answer)}`);
+      return answer.result;
+    },
+  };
+}
+
+/**
  * Clients in sessions, one per key (a session belongs to the key that opened it), each call made by the client of
  * the key the ring hands out next, so the rate limit stays at its default and refuses nothing.
  */
@@ -288,6 +328,16 @@ try {
       client: await connectModern(gatewayUrl, largeKeys),
       tool: "plain_echo",
     },
+    {
+      name: "one HTTP request at 2025-11-25 without a session → Switchboard /api/mcp → plain echo server",
+      client: rawCaller(gatewayUrl, largeKeys, "2025-11-25"),
+      tool: "plain_echo",
+    },
+    {
+      name: "one HTTP request at 2026-07-28 → Switchboard /api/mcp → plain echo server",
+      client: rawCaller(gatewayUrl, largeKeys, "2026-07-28"),
+      tool: "plain_echo",
+    },
   ];
   const call = (path: (typeof paths)[number]) => async () => {
     const answer = await path.client.callTool({ name: path.tool, arguments: { message: "hi" } });
@@ -321,8 +371,8 @@ try {
     }
   }
   const after = await database.settledActivity();
-  // Five of the paths go through Switchboard.
-  const transactionsPerCall = (after.transactions - before.transactions) / (5 * callsMade);
+  // Seven of the paths go through Switchboard.
+  const transactionsPerCall = (after.transactions - before.transactions) / (7 * callsMade);
   const p50 = calls.map((reps) => median(reps.map((times) => percentile(times, 50))));
   const p99 = calls.map((reps) => median(reps.map((times) => percentile(times, 99))));
 
@@ -389,7 +439,9 @@ try {
     olderDirect,
     modern,
     plainModern,
-  ] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => ({
+    rawLegacy,
+    rawModern,
+  ] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((i) => ({
     p50: p50[i] ?? 0,
     p99: p99[i] ?? 0,
   }));
@@ -403,7 +455,9 @@ try {
     !inSession ||
     !olderDirect ||
     !modern ||
-    !plainModern
+    !plainModern ||
+    !rawLegacy ||
+    !rawModern
   )
     throw new Error("missing measurements");
   result("direct_call_p50_ms", direct.p50);
@@ -428,6 +482,12 @@ try {
   result("modern_call_p50_vs_session", modern.p50 / inSession.p50);
   result("plain_modern_call_p50_vs_stateless", plainModern.p50 / plainViaGateway.p50);
   result("modern_app_cpu_ms_per_call", cpuPerCall[8]?.app ?? Number.NaN);
+  // The same without the SDK clients' own time: one HTTP request per call, at each revision.
+  result("raw_stateless_call_p50_ms", rawLegacy.p50);
+  result("raw_modern_call_p50_ms", rawModern.p50);
+  result("raw_modern_call_p50_vs_stateless", rawModern.p50 / rawLegacy.p50);
+  result("raw_modern_app_cpu_ms_per_call", cpuPerCall[11]?.app ?? Number.NaN);
+  result("raw_stateless_app_cpu_ms_per_call", cpuPerCall[10]?.app ?? Number.NaN);
   result("plain_call_p50_vs_direct", plainViaGateway.p50 / plainDirect.p50);
   result("plain_call_p50_vs_mcphub", plainViaGateway.p50 / plainViaHub.p50);
   result("plain_mcphub_p50_vs_direct", plainViaHub.p50 / plainDirect.p50);
