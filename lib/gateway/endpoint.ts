@@ -31,8 +31,11 @@ export interface McpEndpoint {
   info: Implementation;
   instructions: string;
   tools(): Promise<Tool[]>;
-  /** The input schema of the tool by this name, if there is one. */
-  inputSchemaOf(name: string): Promise<Record<string, unknown> | undefined>;
+  /**
+   * The input schema of the tool by this name when it mirrors arguments in headers (`x-mcp-header`, SEP-2243),
+   * which the SDK then checks against a 2026-07-28 request's headers; undefined for any other tool.
+   */
+  mirroringSchemaOf(name: string): Promise<Record<string, unknown> | undefined>;
   /** Whether the tool by this name is one its server runs as a task (its taskSupport is "required" or "optional"). */
   runsAsTask(name: string): Promise<boolean>;
   /** The whole tools/list result serialized once, for answering a lone listing without an SDK server. */

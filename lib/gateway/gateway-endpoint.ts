@@ -8,11 +8,12 @@ import type {
 } from "@modelcontextprotocol/server";
 import type { Database } from "@/db/client";
 import type { ApiKeyContext } from "@/lib/api-keys/api-keys";
+import { capabilityToolName } from "@/lib/capabilities/tool-name";
 import { withDownstreamRelay } from "@/lib/mcp/relay/downstream-relay";
 import type { CatalogIntegration } from "@/lib/mcp/repository";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { listToolSet, listTools } from "@/lib/tools/catalog";
-import { orgCatalog } from "@/lib/tools/catalog-cache";
+import { type OrgCatalog, orgCatalog } from "@/lib/tools/catalog-cache";
 import { allows } from "@/lib/tools/scope";
 import { claimUniqueNames, integrationToolName } from "@/lib/tools/tool-names";
 import type { ToolDescriptor } from "@/lib/tools/types";
@@ -21,6 +22,7 @@ import type { GatewayCall, McpEndpoint } from "./endpoint";
 import { runsAsTask } from "./integration-endpoint";
 import { internalError, invalidParams, resourceNotFound, upstreamError } from "./mcp-errors";
 import { CALL_TOOL, callToolArgs, FIND_TOOLS, findTools, findToolsArgs, metaTools } from "./meta-tools";
+import { mirrorsArguments } from "./modern-lone-call";
 import { gatewayResourceUri, parseGatewayResourceUri } from "./resource-names";
 
 const errorResult = (text: string): CallToolResult => ({ isError: true, content: [{ type: "text", text }] });
@@ -83,6 +85,24 @@ export async function gatewayToolList(db: Database, ctx: ApiKeyContext): Promise
 }
 
 const metaToolsByName = new Map(metaTools.map((tool) => [tool.name, tool]));
+
+// Once per version of an organization's catalog: the names of its tools that mirror arguments in headers.
+const mirroringByCatalog = new WeakMap<OrgCatalog, Set<string>>();
+
+function mirroringNames(catalog: OrgCatalog): Set<string> {
+  let names = mirroringByCatalog.get(catalog);
+  if (!names) {
+    names = new Set();
+    for (const integration of catalog.integrations)
+      for (const tool of integration.discovered?.tools ?? [])
+        if (mirrorsArguments(tool.inputSchema)) names.add(integrationToolName(integration.slug, tool.name));
+    for (const capability of catalog.capabilities)
+      if (mirrorsArguments(capability.parametersSchema))
+        names.add(capabilityToolName(capability.namespace, capability.action));
+    mirroringByCatalog.set(catalog, names);
+  }
+  return names;
+}
 
 /** The key's tools by name (the meta-tools included), made once per listing of the catalog. */
 async function gatewayToolsByName(db: Database, ctx: ApiKeyContext) {
@@ -162,7 +182,12 @@ export function gatewayEndpoint(db: Database, ctx: ApiKeyContext): McpEndpoint {
     instructions:
       "The organization's tools, resources and prompts from every connected MCP server. Use find_tools to search for a tool and call_tool to run one by name.",
     tools: async () => (await gatewayToolList(db, ctx)).tools,
-    inputSchemaOf: async (name) => (await gatewayToolsByName(db, ctx)).get(name)?.inputSchema,
+    async mirroringSchemaOf(name) {
+      // Known from the catalog at once for nearly every tool; the listing is read only for the few that do.
+      if (!mirroringNames(await orgCatalog(db, ctx.orgId)).has(name)) return undefined;
+      const schema = (await gatewayToolsByName(db, ctx)).get(name)?.inputSchema;
+      return schema && mirrorsArguments(schema) ? schema : undefined;
+    },
     // The catalog's name of an integration's tool is <slug>_<tool>, so the tool is found by it here.
     runsAsTask: async (name) =>
       (await enabledIntegrations()).some((integration) =>

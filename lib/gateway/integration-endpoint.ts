@@ -17,6 +17,7 @@ import { integrationToolName } from "@/lib/tools/tool-names";
 import { callCatalogTool } from "./catalog-call";
 import type { GatewayCall, McpEndpoint } from "./endpoint";
 import { invalidParams, upstreamError } from "./mcp-errors";
+import { mirrorsArguments } from "./modern-lone-call";
 
 /**
  * The key's organization's integration with this slug, if it is enabled and in the key's scope: discovered now
@@ -97,7 +98,10 @@ export function integrationEndpoint(
     info: { name: integration.slug, title: integration.name, version: "0.1.0" },
     instructions: `The tools, resources and prompts of ${integration.name}, through Switchboard.`,
     tools: async () => toolsOf(integration),
-    inputSchemaOf: async (name) => discovered.tools.find((tool) => tool.name === name)?.inputSchema,
+    async mirroringSchemaOf(name) {
+      const schema = discovered.tools.find((tool) => tool.name === name)?.inputSchema;
+      return schema && mirrorsArguments(schema) ? schema : undefined;
+    },
     runsAsTask: async (name) => runsAsTask(discovered.tools.find((tool) => tool.name === name)),
     callTool: (params, call) => integrationToolCall(db, ctx, integration, params, call),
     resources: async () => discovered.resources as Resource[],

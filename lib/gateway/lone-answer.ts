@@ -1,6 +1,6 @@
 import { getEnv } from "@/lib/env";
 import type { McpEndpoint } from "./endpoint";
-import { loneModernToolsCall, mirrorsArguments, modernToolsCallAnswer } from "./modern-lone-call";
+import { loneModernToolsCall, modernToolsCallAnswer } from "./modern-lone-call";
 import { loneToolsCall, toolsCallAnswer } from "./tools-call-answer";
 import { loneToolsListId, toolsListAnswer } from "./tools-list-answer";
 
@@ -40,8 +40,7 @@ export async function loneModernAnswer(
 ): Promise<Response | undefined> {
   const call = loneModernToolsCall(request.headers, body);
   if (!call) return undefined;
-  const inputSchema = await endpoint.inputSchemaOf(call.params.name);
-  if (inputSchema && mirrorsArguments(inputSchema)) return undefined;
+  if (await endpoint.mirroringSchemaOf(call.params.name)) return undefined;
   return modernToolsCallAnswer(call.id, endpoint.info, () =>
     endpoint.callTool(call.params, { signal: request.signal }),
   );

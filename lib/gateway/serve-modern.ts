@@ -33,12 +33,12 @@ async function listenerBus(
   return listenBus(db, ctx.orgId, endpointName);
 }
 
-/** The tool a tools/call names, and its input schema, whose `x-mcp-header` arguments the SDK checks. */
+/** The tool a tools/call names, when it mirrors arguments in headers, with the input schema the SDK checks them by. */
 async function calledToolOf(endpoint: McpEndpoint, body: unknown) {
   const call = body as { method?: unknown; params?: { name?: unknown } } | null;
   if (call?.method !== "tools/call" || typeof call.params?.name !== "string") return undefined;
   const name = call.params.name;
-  const inputSchema = await endpoint.inputSchemaOf(name);
+  const inputSchema = await endpoint.mirroringSchemaOf(name);
   return inputSchema && { name, inputSchema };
 }
 
