@@ -22,7 +22,13 @@ import { serveModern } from "./serve-modern";
 import { relayForRequest } from "./sessions/request-relay";
 import { serveInSession } from "./sessions/serve-in-session";
 import { serveSessionStream } from "./sessions/serve-session-stream";
-import { endSession, findSession, type GatewaySession, openSession } from "./sessions/session-store";
+import {
+  endSession,
+  findSession,
+  type GatewaySession,
+  openSession,
+  PARKING_REVISION,
+} from "./sessions/session-store";
 import { serveSubscriptions } from "./sessions/subscriptions";
 
 /** What an endpoint serves the caller, or the answer to give instead (an integration it may not use: 404). */
@@ -57,7 +63,9 @@ async function sessionOf(
   const id = request.headers.get("mcp-session-id");
   if (!id)
     return jsonRpcError(400, -32000, "Bad Request: send the Mcp-Session-Id header the server gave you.");
-  const session = await findSession(db, ctx, endpoint, id);
+  const found = await findSession(db, ctx, endpoint, id);
+  // A 2026-07-28 call's own session (parked-calls.ts) is no client's session.
+  const session = found?.protocolVersion === PARKING_REVISION ? undefined : found;
   // 404 tells the client to initialize again, as the transport specification says.
   return (
     session ?? jsonRpcError(404, -32001, "Session not found: it ended or expired. Initialize a new one.")

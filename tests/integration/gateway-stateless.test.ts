@@ -140,6 +140,25 @@ describe("a 2026-07-28 call that asks its client a question", () => {
     });
   });
 
+  it("keeps a waiting call's session out of reach of 2025 session requests", async () => {
+    const { result } = (await asked()).body;
+    // The state is signed, not encrypted: its session is readable, and of no use as a session.
+    const [, payload] = String(result.requestState).split(".");
+    const sessionId = JSON.parse(Buffer.from(payload as string, "base64url").toString("utf8")).p.s;
+    expect(sessionId).toMatch(/^[\w-]{40,}$/);
+    const asSession = await gatewayFetch(GATEWAY_URL, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": sessionId,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(asSession.status).toBe(404);
+  });
+
   it("tells the upstream server the client cannot answer when the request does not declare elicitation", async () => {
     const { body } = await modernCall(key, { name: elicitation, arguments: {}, _meta: envelope() });
     expect(body.result.isError).toBe(true);
