@@ -13,8 +13,8 @@ const ANSWERS_STREAM = "answers";
 const THE_CALL = "call";
 
 /**
- * A 2026-07-28 call that asked its client a question and goes on running on this instance while the client
- * answers: it has a session of its own (owned like any session, so only its caller continues it), its answers
+ * A 2026-07-28 call that asked its client a question (or a task) and goes on running on this instance while the
+ * client answers or polls: it has a session of its own (owned like any session, so only its caller continues it), its answers
  * come back through the session inbox from whichever instance the client retries on, and what it says from now on
  * (progress, more questions, its end) is kept in order in the session's events for that instance to read.
  */
