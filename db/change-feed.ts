@@ -16,6 +16,7 @@ export type ChangeChannel =
   | "switchboard_gateway_sessions"
   | "switchboard_session_events"
   | "switchboard_session_inbox"
+  | "switchboard_listen_events"
   | "switchboard_pending_answers";
 
 type Listener = (payload: string) => void;

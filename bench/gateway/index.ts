@@ -1,3 +1,7 @@
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -29,8 +33,10 @@ import { type RunningHub, startMcpHub } from "./mcp-hub";
  * directly; through mcp-hub 4.2 (its unified endpoint, which speaks HTTP+SSE to clients and Streamable HTTP to
  * the server); through Switchboard's POST /api/mcp, in an organization with 20 more integrations of 50 tools
  * each and 100 capabilities, by a client that keeps no session; and through it in a session (each call streamed
- * and its answer kept for resumption). The same three paths to a plain echo server (plainUpstream, below) compare
- * them on equal terms. Also the database transactions each call through Switchboard costs.
+ * and its answer kept for resumption); and by the SDK's v2 client at 2026-07-28 (stateless, each call one POST).
+ * The same paths to a plain echo server (plainUpstream, below) compare them on equal terms, and two callers that
+ * make one HTTP request per call (2025-11-25 without a session, 2026-07-28) compare the app's own cost at each
+ * revision without the clients'. Also the database transactions each call through Switchboard costs.
  *
  * Listings (tools/list, each answer read to its last byte, see connectLister): that organization, sequentially;
  * and one with 10,000 tools (200 integrations × 50), alone and by 8 clients at once. Integrations other than
@@ -176,6 +182,59 @@ async function connect(
 }
 
 /**
+ * The SDK's v2 client pinned to 2026-07-28: stateless, each call one POST carrying the protocol version and the
+ * client's capabilities in its `_meta`, so any key of the ring may make it.
+ */
+async function connectModern(url: string, ring: ApiKeyRing) {
+  const client = new ModernClient(
+    { name: "switchboard-bench", version: "1.0.0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
+  await client.connect(new ModernTransport(new URL(url), { fetch: ring.fetch }));
+  clients.push(client as unknown as Client);
+  return client;
+}
+
+/**
+ * A client reduced to one HTTP request per call, to compare what the app itself costs at each revision without
+ * either SDK client's own time: a lone tools/call as a 2025-11-25 client without a session sends it, or as a
+ * 2026-07-28 client does (its _meta envelope and routing headers).
+ */
+function rawCaller(url: string, ring: ApiKeyRing, revision: "2025-11-25" | "2026-07-28") {
+  let id = 0;
+  const envelope = {
+    "io.modelcontextprotocol/protocolVersion": revision,
+    "io.modelcontextprotocol/clientInfo": { name: "switchboard-bench", version: "1.0.0" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  return {
+    async callTool(params: { name: string; arguments: Record<string, unknown> }) {
+      const modern = revision === "2026-07-28";
+      const response = await request(url, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${ring.next()}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": revision,
+          ...(modern ? { "mcp-method": "tools/call", "mcp-name": params.name } : {}),
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: ++id,
+          method: "tools/call",
+          params: modern ? { ...params, _meta: envelope } : params,
+        }),
+      });
+      const answer = (await response.body.json()) as { result?: { isError?: boolean; content?: unknown } };
+      if (response.statusCode !== 200 || !answer.result)
+        throw new Error(`tools/call answered ${response.statusCode}: ${JSON.stringify(answer)}`);
+      return answer.result;
+    },
+  };
+}
+
+/**
  * Clients in sessions, one per key (a session belongs to the key that opened it), each call made by the client of
  * the key the ring hands out next, so the rate limit stays at its default and refuses nothing.
  */
@@ -272,6 +331,26 @@ try {
       client: await connect(upstream.url, { protocolVersion: "2025-06-18" }),
       tool: "echo",
     },
+    {
+      name: "→ Switchboard /api/mcp at 2026-07-28 (v2 client, stateless) → server-everything",
+      client: await connectModern(gatewayUrl, largeKeys),
+      tool: "echo_echo",
+    },
+    {
+      name: "→ Switchboard /api/mcp at 2026-07-28 (v2 client, stateless) → plain echo server",
+      client: await connectModern(gatewayUrl, largeKeys),
+      tool: "plain_echo",
+    },
+    {
+      name: "one HTTP request at 2025-11-25 without a session → Switchboard /api/mcp → plain echo server",
+      client: rawCaller(gatewayUrl, largeKeys, "2025-11-25"),
+      tool: "plain_echo",
+    },
+    {
+      name: "one HTTP request at 2026-07-28 → Switchboard /api/mcp → plain echo server",
+      client: rawCaller(gatewayUrl, largeKeys, "2026-07-28"),
+      tool: "plain_echo",
+    },
   ];
   const call = (path: (typeof paths)[number]) => async () => {
     const answer = await path.client.callTool({ name: path.tool, arguments: { message: "hi" } });
@@ -310,8 +389,8 @@ try {
     [call(paths[5] as (typeof paths)[number]), call(paths[6] as (typeof paths)[number])],
     REPETITIONS * CALLS,
   );
-  // Four of the paths go through Switchboard.
-  const transactionsPerCall = (after.transactions - before.transactions) / (4 * callsMade);
+  // Eight of the paths go through Switchboard.
+  const transactionsPerCall = (after.transactions - before.transactions) / (8 * callsMade);
   const p50 = calls.map((reps) => median(reps.map((times) => percentile(times, 50))));
   const p99 = calls.map((reps) => median(reps.map((times) => percentile(times, 99))));
 
@@ -377,7 +456,11 @@ try {
     withToken,
     inSession,
     olderDirect,
-  ] = [0, 1, 2, 3, 4, 5, 6, 7, 8].map((i) => ({
+    modern,
+    plainModern,
+    rawLegacy,
+    rawModern,
+  ] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((i) => ({
     p50: p50[i] ?? 0,
     p99: p99[i] ?? 0,
   }));
@@ -390,7 +473,11 @@ try {
     !plainViaGateway ||
     !inSession ||
     !olderDirect ||
-    !withToken
+    !withToken ||
+    !modern ||
+    !plainModern ||
+    !rawLegacy ||
+    !rawModern
   )
     throw new Error("missing measurements");
   result("direct_call_p50_ms", direct.p50);
@@ -408,6 +495,19 @@ try {
   result("session_call_p50_ms", inSession.p50);
   result("session_call_p50_vs_direct", inSession.p50 / direct.p50);
   result("session_call_p50_vs_stateless", inSession.p50 / viaGateway.p50);
+  // A 2026-07-28 call beside a 2025-11-25 session's and a 2025 client's without a session (the lone-call fast path).
+  result("modern_call_p50_ms", modern.p50);
+  result("modern_call_p99_ms", modern.p99);
+  result("modern_call_p50_vs_stateless", modern.p50 / viaGateway.p50);
+  result("modern_call_p50_vs_session", modern.p50 / inSession.p50);
+  result("plain_modern_call_p50_vs_stateless", plainModern.p50 / plainViaGateway.p50);
+  result("modern_app_cpu_ms_per_call", cpuPerCall[8]?.app ?? Number.NaN);
+  // The same without the SDK clients' own time: one HTTP request per call, at each revision.
+  result("raw_stateless_call_p50_ms", rawLegacy.p50);
+  result("raw_modern_call_p50_ms", rawModern.p50);
+  result("raw_modern_call_p50_vs_stateless", rawModern.p50 / rawLegacy.p50);
+  result("raw_modern_app_cpu_ms_per_call", cpuPerCall[11]?.app ?? Number.NaN);
+  result("raw_stateless_app_cpu_ms_per_call", cpuPerCall[10]?.app ?? Number.NaN);
   result("plain_call_p50_vs_direct", plainViaGateway.p50 / plainDirect.p50);
   result("plain_call_p50_vs_mcphub", plainViaGateway.p50 / plainViaHub.p50);
   result("plain_mcphub_p50_vs_direct", plainViaHub.p50 / plainDirect.p50);

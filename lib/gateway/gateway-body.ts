@@ -1,15 +1,15 @@
-import {
-  DEFAULT_MAX_REQUEST_BODY_SIZE,
-  MAX_BATCH_SIZE,
-  requestBodyTooLargeMessage,
-} from "@modelcontextprotocol/sdk/server/requestBody.js";
-import { isJsonContentType } from "@modelcontextprotocol/sdk/shared/mediaType.js";
+import { DEFAULT_MAX_REQUEST_BODY_SIZE, isJsonContentType } from "@modelcontextprotocol/server";
 import { AppError } from "@/lib/errors";
 import { type JsonTextProblem, MAX_JSON_DEPTH, parseJsonText, readBodyText } from "@/lib/http/read-json";
 import { jsonRpcError } from "./json-rpc-error";
 
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
+
+// What the SDK's transport refuses, and how it says so (not exported by the SDK; see checked-sdk.ts).
+export const MAX_BATCH_SIZE = 100;
+export const requestBodyTooLargeMessage = (maxBytes: number) =>
+  `Payload Too Large: Request body must not exceed ${maxBytes} bytes`;
 
 const problems: Record<JsonTextProblem, { code: number; message: string }> = {
   empty: { code: PARSE_ERROR, message: "Parse error: Invalid JSON" },

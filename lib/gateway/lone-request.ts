@@ -1,9 +1,9 @@
+import { JSONRPCRequestSchema } from "@modelcontextprotocol/core";
 import {
   type JSONRPCRequest,
-  JSONRPCRequestSchema,
   RELATED_TASK_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 
 /**
  * A lone request of this method that the SDK's stateless transport and server would answer plainly: the client

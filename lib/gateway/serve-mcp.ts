@@ -1,22 +1,41 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { InitializeRequestSchema } from "@modelcontextprotocol/core";
 import {
   type InitializeRequest,
-  InitializeRequestSchema,
+  isLegacyRequest,
   LATEST_PROTOCOL_VERSION,
+  type Server,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from "@modelcontextprotocol/sdk/types.js";
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import type { Database } from "@/db/client";
 import { getEnv } from "@/lib/env";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { chargeCaller, type GatewayCaller } from "./caller";
 import { appErrorRefusal, authenticateCaller } from "./caller-auth";
+import type { McpEndpoint } from "./endpoint";
 import { readGatewayMessages } from "./gateway-body";
 import { refuseForeignHost } from "./host-check";
 import { jsonRpcError } from "./json-rpc-error";
+import { loneAnswer, loneModernAnswer } from "./lone-answer";
+import { requestServer } from "./request-server";
+import { serveModern } from "./serve-modern";
+import { relayForRequest } from "./sessions/request-relay";
 import { serveInSession } from "./sessions/serve-in-session";
 import { serveSessionStream } from "./sessions/serve-session-stream";
-import { endSession, findSession, type GatewaySession, openSession } from "./sessions/session-store";
+import {
+  endSession,
+  findSession,
+  type GatewaySession,
+  openSession,
+  PARKING_REVISION,
+} from "./sessions/session-store";
+import { serveSubscriptions } from "./sessions/subscriptions";
+
+/**
+ * What an endpoint serves the caller (in its 2025 session, if it has one), or the answer to give instead (an
+ * integration it may not use: 404).
+ */
+export type OpenEndpoint = (ctx: GatewayCaller, session?: GatewaySession) => Promise<McpEndpoint | Response>;
 
 /**
  * The one gate of both MCP endpoints, for POST, GET and DELETE: the Host check, then the caller (an API key, or an
@@ -43,7 +62,9 @@ async function sessionOf(
   const id = request.headers.get("mcp-session-id");
   if (!id)
     return jsonRpcError(400, -32000, "Bad Request: send the Mcp-Session-Id header the server gave you.");
-  const session = await findSession(db, ctx, endpoint, id);
+  const found = await findSession(db, ctx, endpoint, id);
+  // A 2026-07-28 call's own session (parked-calls.ts) is no client's session.
+  const session = found?.protocolVersion === PARKING_REVISION ? undefined : found;
   // 404 tells the client to initialize again, as the transport specification says.
   return (
     session ?? jsonRpcError(404, -32001, "Session not found: it ended or expired. Initialize a new one.")
@@ -80,19 +101,40 @@ async function withNewSession(
   return new Response(response.body, { status: response.status, headers });
 }
 
+/** A 2025-11-25 (or older) server for one request: in a session, questions and progress reach its client. */
+function legacyServer(
+  db: Database,
+  ctx: GatewayCaller,
+  endpoint: McpEndpoint,
+  session?: GatewaySession,
+): Server {
+  const { server } = requestServer(endpoint, {
+    runCall: (call, _target, start) =>
+      start({ signal: call.mcpReq.signal, relay: relayForRequest(session, call) }),
+  });
+  serveSubscriptions(server, db, ctx, session, endpoint.resourceTarget);
+  return server;
+}
+
 /**
- * One POST to an MCP endpoint, over Streamable HTTP: the gate (the Host check, the caller and its rate limit, each
- * message of a batch counting), the body read and checked, then the server `open` makes for the caller (or the
- * answer it gives itself) handles the messages. An initialize opens a session, kept in the database so any
- * instance continues it; a request without a session id is served as before sessions, with a JSON answer.
+ * One POST to an MCP endpoint with an API key or an OAuth access token, over Streamable HTTP, whichever revision
+ * the client speaks: the gate (the Host check, the caller and its rate limit; each message of a batch counts), the
+ * body read and checked, then the one choice of how to serve it, as the specification says (per request, from the
+ * body):
+ * - a 2026-07-28 request (its `_meta` names the revision): stateless, on the SDK's handler for that revision, but
+ *   a lone tools/call that can only end in one JSON result, answered without it (as it would answer);
+ * - a request of a 2025-11-25 session (Mcp-Session-Id), kept in the database so any instance continues it;
+ * - a lone tools/list or tools/call without a session, answered without an SDK server (as it would answer);
+ * - anything else without a session, on a server for this request alone, with a JSON answer; an initialize opens
+ *   a session.
  */
 export async function serveMcpPost(
   db: Database,
   request: Request,
-  endpoint: string,
-  open: (ctx: GatewayCaller, parsedBody: unknown, session?: GatewaySession) => Promise<Server | Response>,
+  endpointName: string,
+  open: OpenEndpoint,
 ): Promise<Response> {
-  const ctx = await authorize(db, request, endpoint);
+  const ctx = await authorize(db, request, endpointName);
   if (ctx instanceof Response) return ctx;
   // The body is read here (bounded in size and depth, without NUL) so that a batch is counted before it runs.
   const read = await readGatewayMessages(request);
@@ -106,16 +148,31 @@ export async function serveMcpPost(
       return appErrorRefusal(error, " Each message of a JSON-RPC batch counts as one request.");
     }
   }
-  if (request.headers.has("mcp-session-id")) {
-    const session = await sessionOf(db, request, ctx, endpoint);
-    if (session instanceof Response) return session;
-    return serveInSession(db, request, session, read.parsedBody, (body) => open(ctx, body, session));
+  const body = read.parsedBody;
+  // A body that is not JSON has no revision to claim: the 2025 transport refuses it with its own answer.
+  if (body !== undefined && !(await isLegacyRequest(request, body))) {
+    const endpoint = await open(ctx);
+    if (endpoint instanceof Response) return endpoint;
+    return (
+      (await loneModernAnswer(request, body, endpoint)) ??
+      serveModern(db, request, ctx, endpointName, endpoint, body)
+    );
   }
-  const server = await open(ctx, read.parsedBody);
-  if (server instanceof Response) return server;
-  const initialize = initializeRequest(read.parsedBody);
-  const response = await serveStateless(request, server, read.parsedBody);
-  return initialize ? withNewSession(db, response, ctx, endpoint, initialize) : response;
+  if (request.headers.has("mcp-session-id")) {
+    const session = await sessionOf(db, request, ctx, endpointName);
+    if (session instanceof Response) return session;
+    return serveInSession(db, request, session, body, async () => {
+      const endpoint = await open(ctx, session);
+      return endpoint instanceof Response ? endpoint : legacyServer(db, ctx, endpoint, session);
+    });
+  }
+  const endpoint = await open(ctx);
+  if (endpoint instanceof Response) return endpoint;
+  const lone = await loneAnswer(request, body, endpoint);
+  if (lone) return lone;
+  const initialize = initializeRequest(body);
+  const response = await serveStateless(request, legacyServer(db, ctx, endpoint), body);
+  return initialize ? withNewSession(db, response, ctx, endpointName, initialize) : response;
 }
 
 /** Messages without a session, on a server for this request alone, answered as JSON. */

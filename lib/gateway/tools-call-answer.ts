@@ -1,12 +1,11 @@
+import { CallToolRequestSchema, CallToolResultSchema } from "@modelcontextprotocol/core";
 import {
   type CallToolRequest,
-  CallToolRequestSchema,
   type CallToolResult,
-  CallToolResultSchema,
-  ErrorCode,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
   type RequestId,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 import { jsonRpcAnswer, loneRequest } from "./lone-request";
 import { internalError } from "./mcp-errors";
 
@@ -23,10 +22,10 @@ export function loneToolsCall(
 }
 
 /** A handler's failure as the SDK's server reports it (anything but an MCP error is logged, not told). */
-function errorOf(error: unknown) {
+export function errorOf(error: unknown) {
   const { code, message, data } = internalError(error, "The tool call failed");
   return {
-    code: Number.isSafeInteger(code) ? code : ErrorCode.InternalError,
+    code: Number.isSafeInteger(code) ? code : ProtocolErrorCode.InternalError,
     message: message ?? "Internal error",
     ...(data !== undefined ? { data } : {}),
   };
@@ -42,7 +41,10 @@ export async function toolsCallAnswer(id: RequestId, call: () => Promise<CallToo
   try {
     const result = CallToolResultSchema.safeParse(await call());
     if (!result.success)
-      throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${result.error.message}`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Invalid tools/call result: ${result.error.message}`,
+      );
     message = { result: result.data, jsonrpc: "2.0", id };
   } catch (error) {
     message = { jsonrpc: "2.0", id, error: errorOf(error) };

@@ -1,4 +1,5 @@
-import { ListToolsRequestSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/core";
+import type { RequestId } from "@modelcontextprotocol/server";
 import { jsonRpcAnswer, loneRequest } from "./lone-request";
 
 /**

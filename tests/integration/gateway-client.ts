@@ -7,11 +7,15 @@ import {
   POST as passThroughPost,
 } from "@/app/api/mcp/integrations/[slug]/route";
 import { DELETE, GET, POST } from "@/app/api/mcp/route";
-import type { DatabaseHandle } from "@/db/client";
+import type { Database, DatabaseHandle } from "@/db/client";
+import type { UserContext } from "@/lib/auth/context";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
+import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 
 export const GATEWAY_URL = "http://localhost:3000/api/mcp";
 
 const handlers = { POST, GET, DELETE };
+const passThroughHandlers = { POST: passThroughPost, GET: passThroughGet, DELETE: passThroughDelete };
 
 /** The gateway's route handler for the request's method, as the running app would call it. */
 export const gatewayRoute = (request: Request) => {
@@ -44,19 +48,6 @@ export async function connectGateway(key: string): Promise<Client> {
   return client;
 }
 
-const passThroughHandlers = { POST: passThroughPost, GET: passThroughGet, DELETE: passThroughDelete };
-
-/** A fetch that goes straight to an integration's pass-through route handler, as the running app would call it. */
-export function passThroughFetch(slug: string) {
-  return (url: string | URL, init?: RequestInit) => {
-    const request = new Request(url, init);
-    request.headers.set("host", "localhost:3000");
-    const handler = passThroughHandlers[request.method as keyof typeof passThroughHandlers];
-    if (!handler) return Promise.resolve(new Response(null, { status: 405 }));
-    return handler(request, { params: Promise.resolve({ slug }) });
-  };
-}
-
 /** The SDK's own client on one integration's pass-through endpoint, with an API key. */
 export async function connectPassThrough(slug: string, key: string): Promise<Client> {
   const client = new Client({ name: "passthrough-test", version: "1.0.0" });
@@ -71,3 +62,32 @@ export async function connectPassThrough(slug: string, key: string): Promise<Cli
 
 export const textOf = (result: unknown) =>
   ((result as CallToolResult).content ?? []).map((part) => (part.type === "text" ? part.text : "")).join("");
+
+/** A fetch that goes straight to an integration's pass-through route, as the running app would call it. */
+export function passThroughFetch(slug: string) {
+  return (url: string | URL, init?: RequestInit) => {
+    const request = new Request(url, init);
+    request.headers.set("host", new URL(url).host);
+    const handler = passThroughHandlers[request.method as keyof typeof passThroughHandlers];
+    if (!handler) return Promise.resolve(new Response(null, { status: 405 }));
+    return handler(request, { params: Promise.resolve({ slug }) });
+  };
+}
+
+/** Adds each running server as an integration of the user's organization, and checks it answers. */
+export async function addIntegrations(
+  db: Database,
+  owner: UserContext,
+  servers: Record<string, { url: string }>,
+): Promise<void> {
+  for (const [name, server] of Object.entries(servers)) {
+    const integration = await createIntegration(db, owner, {
+      source: "custom",
+      name,
+      transport: "streamable-http",
+      url: server.url,
+    });
+    const checked = await testIntegration(db, owner, integration.id);
+    if (!checked.ok) throw new Error(`${name} did not answer: ${JSON.stringify(checked)}`);
+  }
+}

@@ -142,7 +142,7 @@ describe("the gateway's tools/call without a session", () => {
     expect(unknownVersion.text).toMatch(/Unsupported protocol version/);
     const notJsonRpc = await answer(keys.plain, { ...request, extra: true });
     expect(notJsonRpc.status).toBe(400);
-    expect(JSON.parse(notJsonRpc.text)).toMatchObject({ error: { code: -32700 } });
+    expect(JSON.parse(notJsonRpc.text)).toMatchObject({ error: { code: -32600 } });
   });
 
   it("cancels the upstream call when the client hangs up", async () => {

@@ -106,7 +106,7 @@ describe("the gateway's tools/list", () => {
     expect(unknownVersion.text).toMatch(/Unsupported protocol version/);
     const notJsonRpc = await post(keys.plain, { ...list(1), extra: true });
     expect(notJsonRpc.status).toBe(400);
-    expect(JSON.parse(notJsonRpc.text)).toMatchObject({ error: { code: -32700 } });
+    expect(JSON.parse(notJsonRpc.text)).toMatchObject({ error: { code: -32600 } });
   });
 
   it("lists a capability saved after the last listing", async () => {

@@ -25,7 +25,7 @@ const cases: { file: string; imports: string; refused: boolean }[] = [
   { file: "lib/mcp/x.ts", imports: "@/lib/tools/catalog", refused: true },
   { file: "lib/mcp/x.ts", imports: "@/lib/capabilities/store", refused: true },
   { file: "lib/mcp/x.ts", imports: "@/lib/chat/agents", refused: true },
-  { file: "lib/tools/x.ts", imports: "@/lib/gateway/gateway-server", refused: true },
+  { file: "lib/tools/x.ts", imports: "@/lib/gateway/gateway-endpoint", refused: true },
   { file: "lib/tools/x.ts", imports: "@/lib/gateway/sessions/list-changes", refused: false },
   { file: "lib/tools/x.ts", imports: "@/lib/capabilities/executor", refused: false },
   { file: "lib/gateway/x.ts", imports: "@/db/schema", refused: true },

@@ -1,12 +1,7 @@
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import {
-  CreateMessageResultSchema,
-  ElicitResultSchema,
-  type LoggingLevel,
-  type ServerNotification,
-  type ServerRequest,
-} from "@modelcontextprotocol/sdk/types.js";
-import type { DownstreamRelay } from "@/lib/mcp/relay/downstream-relay";
+import { CreateMessageResultSchema, ElicitResultSchema } from "@modelcontextprotocol/core";
+import type { LoggingLevel, ServerContext, ServerNotification } from "@modelcontextprotocol/server";
+import type { CallRelay } from "../endpoint";
+import { asUpstreamAnswer } from "../upstream-bridge";
 import type { GatewaySession } from "./session-store";
 
 const LEVELS: LoggingLevel[] = [
@@ -21,9 +16,12 @@ const LEVELS: LoggingLevel[] = [
 ];
 
 // A person answers an elicitation, and sampling may wait on one: longer than the SDK's default of a minute.
-const ASK_CLIENT_TIMEOUT_MS = 10 * 60_000;
+export const ASK_CLIENT_TIMEOUT_MS = 10 * 60_000;
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/** Whether a message at `level` passes the client's chosen level (none chosen: every message). */
+export function atOrAbove(level: LoggingLevel, chosen: string | null | undefined): boolean {
+  return !chosen || LEVELS.indexOf(level) >= LEVELS.indexOf(chosen as LoggingLevel);
+}
 
 /**
  * How an upstream server's messages about one call reach the session's client, on the call's own stream:
@@ -32,21 +30,25 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  */
 export function relayForRequest(
   session: GatewaySession | undefined,
-  extra: Extra,
-): (DownstreamRelay & { sent(): Promise<void> }) | undefined {
+  ctx: ServerContext,
+): CallRelay | undefined {
   if (!session) return undefined;
   const capabilities = session.clientCapabilities as {
     elicitation?: { form?: object; url?: object };
     sampling?: object;
   };
-  const progressToken = extra._meta?.progressToken;
+  const progressToken = ctx.mcpReq._meta?.progressToken;
   // Sent one after the other (each is stored before it is written), so they reach the client in order, and
   // before the call's answer.
   let sending = Promise.resolve();
   const notify = (notification: ServerNotification) => {
-    sending = sending.then(() => extra.sendNotification(notification)).catch(() => {});
+    sending = sending.then(() => ctx.mcpReq.notify(notification)).catch(() => {});
   };
   const elicitation = capabilities.elicitation;
+  const ask = (signal: AbortSignal) => ({
+    signal: AbortSignal.any([signal, ctx.mcpReq.signal]),
+    timeout: ASK_CLIENT_TIMEOUT_MS,
+  });
   return {
     sent: () => sending,
     progress:
@@ -54,28 +56,31 @@ export function relayForRequest(
         ? undefined
         : (progress) => notify({ method: "notifications/progress", params: { ...progress, progressToken } }),
     elicit: elicitation
-      ? (params, signal) => {
+      ? async (params, signal) => {
           // A client that declared elicitation without modes takes forms only.
           const mode = params.mode ?? "form";
           const modes = elicitation.form || elicitation.url ? elicitation : { form: {} };
           if (!(mode in modes)) throw new Error(`The client does not take ${mode} elicitation requests.`);
-          return extra.sendRequest({ method: "elicitation/create", params }, ElicitResultSchema, {
-            signal: AbortSignal.any([signal, extra.signal]),
-            timeout: ASK_CLIENT_TIMEOUT_MS,
-          });
+          const answer = await ctx.mcpReq.send(
+            { method: "elicitation/create", params },
+            ElicitResultSchema,
+            ask(signal),
+          );
+          return asUpstreamAnswer(answer);
         }
       : undefined,
     createMessage: capabilities.sampling
-      ? (params, signal) =>
-          extra.sendRequest({ method: "sampling/createMessage", params }, CreateMessageResultSchema, {
-            signal: AbortSignal.any([signal, extra.signal]),
-            timeout: ASK_CLIENT_TIMEOUT_MS,
-          })
+      ? async (params, signal) =>
+          asUpstreamAnswer(
+            await ctx.mcpReq.send(
+              { method: "sampling/createMessage", params },
+              CreateMessageResultSchema,
+              ask(signal),
+            ),
+          )
       : undefined,
     log: (params) => {
-      const level = session.logLevel as LoggingLevel | null;
-      if (level && LEVELS.indexOf(params.level) < LEVELS.indexOf(level)) return;
-      notify({ method: "notifications/message", params });
+      if (atOrAbove(params.level, session.logLevel)) notify({ method: "notifications/message", params });
     },
   };
 }

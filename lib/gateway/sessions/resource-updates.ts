@@ -4,11 +4,13 @@ import type { Database } from "@/db/client";
 import { mcpGatewaySessions, mcpSessionEvents } from "@/db/schema";
 import { logger } from "@/lib/logger";
 import { gatewayResourceUri } from "../resource-names";
+import { publishListenEvent } from "./listen-events";
 import { SESSION_EVENTS_CHANNEL, STANDALONE_STREAM } from "./session-events";
 
 /**
  * Tells the sessions subscribed to an integration's resource that it changed, each under the URI it knows: the
- * gateway's (switchboard://<slug>/…) or, passed through, the server's own.
+ * gateway's (switchboard://<slug>/…) or, passed through, the server's own; and 2026-07-28 clients listening for
+ * it.
  */
 export async function announceResourceUpdated(
   db: Database,
@@ -16,6 +18,11 @@ export async function announceResourceUpdated(
   uri: string,
 ): Promise<void> {
   const gatewayUri = gatewayResourceUri(integration.slug, uri);
+  await publishListenEvent(db, {
+    org: integration.organizationId,
+    integration: integration.slug,
+    resource: uri,
+  });
   const subscribedTo = (known: string) =>
     sql`${mcpGatewaySessions.subscriptions} @> ${JSON.stringify([known])}::jsonb`;
   try {

@@ -1,19 +1,21 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/core";
 import {
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
   type JSONRPCMessage,
-  JSONRPCMessageSchema,
   type RequestId,
-  SetLevelRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import type { Database } from "@/db/client";
 import { sessionEventStore } from "./session-events";
 import { openExchange, sendToSessionRequests } from "./session-inbox";
 import { type GatewaySession, setSessionLogLevel } from "./session-store";
+
+// Requests during which the upstream server may speak to the client (progress, questions): answered as a stream.
+const ASKING_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
 
 const isResponse = (message: JSONRPCMessage) =>
   isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
@@ -32,9 +34,9 @@ function messagesOf(parsedBody: unknown): JSONRPCMessage[] | undefined {
 
 /**
  * One POST of a session. Answers and cancellations go to the requests they concern, on whichever instance runs
- * them. Requests run here, on a server made for this POST: a tool call answers as an SSE stream whose events are
- * kept, so the call can tell the client its progress and ask it questions, and a client whose stream broke picks
- * it up again (GET with Last-Event-ID) on any instance. A client hanging up does not cancel its calls.
+ * them. Requests run here, on a server made for this POST: a tool call, a prompt or a read answers as an SSE stream
+ * whose events are kept, so it can tell the client its progress and ask it questions, and a client whose stream
+ * broke picks it up again (GET with Last-Event-ID) on any instance. A client hanging up does not cancel its calls.
  */
 export async function serveInSession(
   db: Database,
@@ -53,12 +55,12 @@ export async function serveInSession(
   const body = messages ? (Array.isArray(parsedBody) ? forServer : forServer?.[0]) : parsedBody;
   const server = await open(body);
   if (server instanceof Response) return server;
-  server.setRequestHandler(SetLevelRequestSchema, async (setLevel) => {
+  server.setRequestHandler("logging/setLevel", async (setLevel) => {
     await setSessionLogLevel(db, session, setLevel.params.level);
     return {};
   });
 
-  const streaming = requests.some((message) => message.method === "tools/call");
+  const streaming = requests.some((message) => ASKING_METHODS.has(message.method));
   const events = streaming ? sessionEventStore(db, session.id) : undefined;
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,

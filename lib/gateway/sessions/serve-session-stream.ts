@@ -3,7 +3,7 @@ import {
   isJSONRPCErrorResponse,
   isJSONRPCResultResponse,
   type JSONRPCMessage,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 import { and, eq, max } from "drizzle-orm";
 import { onChange, publishChange } from "@/db/change-feed";
 import type { Database } from "@/db/client";

@@ -1,5 +1,4 @@
-import type { EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { EventStore, JSONRPCMessage } from "@modelcontextprotocol/server";
 import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
 import { publishChange } from "@/db/change-feed";
 import type { Database } from "@/db/client";
@@ -24,11 +23,11 @@ export function parseEventId(eventId: string): { streamId: string; seq: number }
 }
 
 /** Keeps messages for the session's client on one stream, and wakes whichever instance holds that stream. */
-async function storeEvents(
+export async function storeEvents(
   db: Database,
   sessionId: string,
   streamId: string,
-  events: { seq: number; message: JSONRPCMessage }[],
+  events: { seq: number; message: object }[],
 ): Promise<void> {
   if (events.length === 0) return;
   await db.insert(mcpSessionEvents).values(

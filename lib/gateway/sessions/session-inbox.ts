@@ -5,7 +5,7 @@ import {
   isJSONRPCResultResponse,
   type JSONRPCMessage,
   type RequestId,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 import { and, eq } from "drizzle-orm";
 import { onChange, publishChange } from "@/db/change-feed";
 import type { Database } from "@/db/client";

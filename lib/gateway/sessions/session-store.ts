@@ -12,6 +12,12 @@ const SESSION_IDLE_MS = 60 * 60_000;
 
 export type GatewaySession = typeof mcpGatewaySessions.$inferSelect;
 
+/**
+ * The revision of the sessions that hold a 2026-07-28 call while its client answers a question (parked-calls.ts):
+ * that revision has no sessions of its own, so these never get a stream or list changes.
+ */
+export const PARKING_REVISION = "2026-07-28";
+
 const CHANNEL = "switchboard_gateway_sessions";
 
 const sessionCache = cachePerDatabase<GatewaySession>({

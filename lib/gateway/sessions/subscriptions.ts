@@ -1,10 +1,4 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  ErrorCode,
-  McpError,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode, type Server } from "@modelcontextprotocol/server";
 import type { Database } from "@/db/client";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import type { GatewayCaller } from "../caller";
@@ -12,8 +6,8 @@ import { invalidParams, upstreamError } from "../mcp-errors";
 import { type GatewaySession, setSessionSubscription } from "./session-store";
 
 const needsSession = () =>
-  new McpError(
-    ErrorCode.InvalidRequest,
+  new ProtocolError(
+    ProtocolErrorCode.InvalidRequest,
     "Subscriptions need a session: initialize, then send the Mcp-Session-Id header you were given.",
   );
 
@@ -29,7 +23,7 @@ export function serveSubscriptions(
   session: GatewaySession | undefined,
   resolve: (uri: string) => Promise<{ integrationId: string; uri: string } | undefined>,
 ) {
-  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+  server.setRequestHandler("resources/subscribe", async (request) => {
     if (!session) throw needsSession();
     const target = await resolve(request.params.uri);
     if (!target) throw invalidParams(`Resource not found: ${request.params.uri}`);
@@ -41,7 +35,7 @@ export function serveSubscriptions(
     await setSessionSubscription(db, session, request.params.uri, true);
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+  server.setRequestHandler("resources/unsubscribe", async (request) => {
     if (!session) throw needsSession();
     await setSessionSubscription(db, session, request.params.uri, false);
     return {};

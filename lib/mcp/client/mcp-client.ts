@@ -22,6 +22,7 @@ import { describeMcpFailure } from "./describe-error";
 import { hideHostPaths } from "./host-paths";
 import { scopedSignal } from "./scoped-signal";
 import type { CallOptions, McpSessionPool } from "./session-pool";
+import { callToolAsTask, refusedForNoTask } from "./task-call";
 import { untilAborted } from "./until-aborted";
 
 // A server that keeps returning cursors must not keep us paging forever.
@@ -180,13 +181,17 @@ export class SdkMcpClient implements McpClientPort {
         const relay = currentRelay();
         // A server that reports progress keeps the call alive; the caller sees the progress if it can.
         const progress = relay?.progress ? { onprogress: relay.progress, resetTimeoutOnProgress: true } : {};
-        return relayedOn(client, () =>
-          client.callTool({ name, arguments: args, ...meta }, undefined, {
-            timeout: config.timeoutMs,
-            signal: scoped.signal,
-            ...progress,
-          }),
-        ).finally(scoped.release);
+        const params = { name, arguments: args, ...meta };
+        const options = { timeout: config.timeoutMs, signal: scoped.signal, ...progress };
+        return relayedOn(client, async () => {
+          const plain = await client.callTool(params, undefined, options).catch((error: unknown) => {
+            if (refusedForNoTask(error)) return undefined;
+            throw error;
+          });
+          // A tool that runs only as a task is called as one; callers see a plain call.
+          if (plain && !refusedForNoTask(plain)) return plain;
+          return callToolAsTask(client, params, options);
+        }).finally(scoped.release);
       },
       { signal, idempotent: false },
     );

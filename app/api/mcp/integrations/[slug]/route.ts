@@ -1,12 +1,7 @@
 import type { GatewayCaller } from "@/lib/gateway/caller";
-import {
-  createIntegrationServer,
-  integrationForCaller,
-  integrationToolCall,
-} from "@/lib/gateway/integration-server";
+import { integrationEndpoint, integrationForCaller } from "@/lib/gateway/integration-endpoint";
 import { jsonRpcError } from "@/lib/gateway/json-rpc-error";
 import { serveMcpDelete, serveMcpGet, serveMcpPost } from "@/lib/gateway/serve-mcp";
-import { loneToolsCall, toolsCallAnswer } from "@/lib/gateway/tools-call-answer";
 import { uncompressedApiRoute } from "@/lib/http/api-route";
 
 export const dynamic = "force-dynamic";
@@ -16,14 +11,14 @@ const endpointOf = (slug: string) => `integrations/${slug}`;
 const credentialNoun = (ctx: GatewayCaller) => (ctx.credential.kind === "api-key" ? "key" : "authorization");
 
 /**
- * One integration's MCP server passed through, with the same API keys, access checks, usage records and sessions
- * as the gateway: for clients that want one server under its own names.
+ * One integration's MCP server passed through, with the same API keys, access checks, usage records, revisions
+ * and sessions as the gateway: for clients that want one server under its own names.
  */
 export const POST = uncompressedApiRoute<{ slug: string }>(
   "POST /api/mcp/integrations/[slug]",
   async (request, { params, db }) => {
     const { slug } = await params;
-    return serveMcpPost(db, request, endpointOf(slug), async (ctx, body, session) => {
+    return serveMcpPost(db, request, endpointOf(slug), async (ctx, session) => {
       const integration = await integrationForCaller(db, ctx, slug);
       if (!integration)
         return jsonRpcError(
@@ -31,13 +26,7 @@ export const POST = uncompressedApiRoute<{ slug: string }>(
           -32001,
           `No integration "${slug}" for this ${credentialNoun(ctx)}: check the slug, that the integration is enabled, and the ${credentialNoun(ctx)}'s scope.`,
         );
-      // A lone tools/call without a session is answered as the SDK server would, without building one.
-      const call = session ? undefined : loneToolsCall(request.headers, body);
-      if (call)
-        return toolsCallAnswer(call.id, () =>
-          integrationToolCall(db, ctx, integration, call.params, { signal: request.signal }),
-        );
-      return createIntegrationServer(db, ctx, integration, session);
+      return integrationEndpoint(db, ctx, integration, session?.id);
     });
   },
 );

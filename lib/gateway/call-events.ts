@@ -1,0 +1,110 @@
+import { CreateMessageResultSchema, ElicitResultSchema } from "@modelcontextprotocol/core";
+import type {
+  LoggingMessageNotificationParams,
+  Progress,
+  Result,
+  ServerContext,
+} from "@modelcontextprotocol/server";
+import type { CallRelay } from "./endpoint";
+import { envelopeOf } from "./modern-envelope";
+import { atOrAbove } from "./sessions/request-relay";
+import { asUpstreamAnswer } from "./upstream-bridge";
+
+export type QuestionMethod = "elicitation/create" | "sampling/createMessage";
+
+/** A question an upstream server asked the client during a call, under the key the client answers it by. */
+export interface Question {
+  key: string;
+  method: QuestionMethod;
+  params: Record<string, unknown>;
+}
+
+/** What a parked 2026-07-28 call says, in order, for the instance its client comes back to. */
+export type CallEvent =
+  | { kind: "progress"; progress: Progress }
+  | { kind: "log"; params: LoggingMessageNotificationParams }
+  | { kind: "question"; question: Question }
+  | { kind: "withdrawn"; key: string }
+  | { kind: "result"; result: Result }
+  | { kind: "error"; code: number; message: string; data?: unknown }
+  | { kind: "cancelled" };
+
+// What a 2025 server says about its own task in a question's _meta: nothing the client can use.
+const RELATED_TASK = "io.modelcontextprotocol/related-task";
+
+/**
+ * The question as the 2026-07-28 revision embeds it: an elicitation by URL carries no id of its own there, and the
+ * upstream server's own task is its business.
+ */
+export function embedded(method: QuestionMethod, params: Record<string, unknown>): Record<string, unknown> {
+  let { _meta, ...rest } = params as Record<string, unknown> & { _meta?: Record<string, unknown> };
+  if (_meta && RELATED_TASK in _meta) {
+    const { [RELATED_TASK]: _task, ...others } = _meta;
+    _meta = Object.keys(others).length ? others : undefined;
+  }
+  if (method === "elicitation/create" && rest.mode === "url") {
+    const { elicitationId: _id, ...withoutId } = rest;
+    rest = withoutId;
+  }
+  return _meta ? { ...rest, _meta } : rest;
+}
+
+/** The client's answer to a question, if it is one (a malformed answer counts as none: the question is asked again). */
+export function answerTo(question: Question, response: unknown): Record<string, unknown> | undefined {
+  const schema = question.method === "elicitation/create" ? ElicitResultSchema : CreateMessageResultSchema;
+  const parsed = schema.safeParse(response);
+  return parsed.success ? (parsed.data as Record<string, unknown>) : undefined;
+}
+
+/**
+ * The relay of a 2026-07-28 call: progress (when the request asked for it) and log messages (at the level the
+ * request names) go to `say`, with how to tell this request's client at once; questions go to `ask`, and only
+ * the kinds the request's capabilities declare (the upstream server is told the client cannot take the others).
+ */
+export function modernRelay(
+  call: ServerContext,
+  say: (event: CallEvent, live: () => Promise<void>) => void,
+  ask: (method: QuestionMethod, params: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>,
+  sent: () => Promise<void>,
+): CallRelay {
+  const { capabilities, logLevel } = envelopeOf(call);
+  const progressToken = call.mcpReq._meta?.progressToken;
+  const elicitation = capabilities.elicitation as { form?: object; url?: object } | undefined;
+  return {
+    sent,
+    progress:
+      progressToken === undefined
+        ? undefined
+        : (progress) =>
+            say({ kind: "progress", progress }, () =>
+              call.mcpReq.notify({
+                method: "notifications/progress",
+                params: { ...progress, progressToken },
+              }),
+            ),
+    log:
+      logLevel === undefined
+        ? undefined
+        : (entry) => {
+            if (atOrAbove(entry.level, logLevel))
+              say({ kind: "log", params: entry }, () =>
+                call.mcpReq.notify({ method: "notifications/message", params: entry }),
+              );
+          },
+    elicit: elicitation
+      ? async (question, signal) => {
+          // A client that declared elicitation without modes takes forms only.
+          const mode = question.mode ?? "form";
+          const modes = elicitation.form || elicitation.url ? elicitation : { form: {} };
+          if (!(mode in modes)) throw new Error(`The client does not take ${mode} elicitation requests.`);
+          return asUpstreamAnswer((await ask("elicitation/create", question, signal)) as object);
+        }
+      : undefined,
+    createMessage: capabilities.sampling
+      ? async (question, signal) =>
+          asUpstreamAnswer(
+            (await ask("sampling/createMessage", question as Record<string, unknown>, signal)) as object,
+          )
+      : undefined,
+  };
+}

@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "@/lib/api-keys/api-keys";
+import type { UserContext } from "@/lib/auth/context";
+import { getMcpClient } from "@/lib/mcp/client/shared-client";
+import { type RunningFixture, startEverything, startFixture } from "../fixtures/mcp/start-fixture";
+import {
+  addIntegrations,
+  GATEWAY_URL,
+  gatewayFetch,
+  passThroughFetch,
+  textOf,
+  useDatabase,
+} from "./gateway-client";
+import { registerOwners } from "./org-users";
+import { connectRevision, type Revision, type RevisionClient } from "./revision-clients";
+import { createTestDatabase } from "./test-db";
+
+let handle: Awaited<ReturnType<typeof createTestDatabase>>;
+let owner: UserContext;
+let key: string;
+const servers: RunningFixture[] = [];
+const clients: RevisionClient[] = [];
+
+/**
+ * The two endpoints, each with how to reach an integration's features through it: the gateway under its
+ * prefixed names, the pass-through under the server's own (one endpoint per integration).
+ */
+const endpoints = {
+  gateway: {
+    url: () => GATEWAY_URL,
+    fetch: () => gatewayFetch,
+    tool: (slug: string, name: string) => `${slug}_${name}`,
+    uri: (slug: string, uri: string) => `switchboard://${slug}/${uri}`,
+  },
+  "pass-through": {
+    url: (slug: string) => `http://localhost:3000/api/mcp/integrations/${slug}`,
+    fetch: passThroughFetch,
+    tool: (_slug: string, name: string) => name,
+    uri: (_slug: string, uri: string) => uri,
+  },
+};
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  useDatabase(handle);
+  [owner] = (await registerOwners(handle.db, "Ada")) as [UserContext];
+  const everything = await startEverything("streamableHttp");
+  // Lists and a resource that change while clients are connected; the conformance suite's prompts, completed.
+  const changing = await startFixture("sessions");
+  const suite = await startFixture("conformance");
+  servers.push(everything, changing, suite);
+  await addIntegrations(handle.db, owner, { Everything: everything, Changing: changing, Suite: suite });
+  key = (await createApiKey(handle.db, owner, { name: "revisions" })).key;
+}, 90_000);
+
+afterAll(async () => {
+  await Promise.allSettled(clients.map((client) => client.close()));
+  await getMcpClient().pool.closeAll();
+  await Promise.all(servers.map((server) => server.stop()));
+  useDatabase(undefined);
+  await handle?.close();
+});
+
+const answers = {
+  elicit: (message: string) =>
+    /context/.test(message) ? { context: "tides" } : { name: "Ada Lovelace", check: true },
+  sample: (prompt: string) => `echo: ${prompt}`,
+};
+
+describe.each(["2025-11-25", "2026-07-28"] as Revision[])("a client speaking %s", (revision) => {
+  describe.each(Object.keys(endpoints) as (keyof typeof endpoints)[])("through the %s", (kind) => {
+    const endpoint = endpoints[kind];
+    const connect = async (slug: string) => {
+      const client = await connectRevision(revision, endpoint.url(slug), endpoint.fetch(slug), key, answers);
+      clients.push(client);
+      return client;
+    };
+
+    it("lists tools and calls one", async () => {
+      const client = await connect("everything");
+      const names = (await client.listTools()).map((tool) => tool.name);
+      expect(names).toContain(endpoint.tool("everything", "echo"));
+      const echoed = await client.callTool(endpoint.tool("everything", "echo"), { message: "hi" });
+      expect(textOf(echoed)).toBe("Echo: hi");
+    });
+
+    it("relays a long call's progress", async () => {
+      const client = await connect("everything");
+      const progress: number[] = [];
+      const result = await client.callTool(
+        endpoint.tool("everything", "trigger-long-running-operation"),
+        { duration: 1, steps: 3 },
+        (update) => progress.push(update.progress),
+      );
+      expect(textOf(result)).toMatch(/completed/i);
+      expect(progress).toEqual([1, 2, 3]);
+    });
+
+    it("asks the client the upstream server's elicitation and returns its answer", async () => {
+      const client = await connect("everything");
+      const result = await client.callTool(endpoint.tool("everything", "trigger-elicitation-request"), {});
+      expect(textOf(result)).toContain("- Name: Ada Lovelace");
+    });
+
+    it("asks the client for the upstream server's sampling and returns the completion", async () => {
+      const client = await connect("everything");
+      const result = await client.callTool(endpoint.tool("everything", "trigger-sampling-request"), {
+        prompt: "hello",
+        maxTokens: 10,
+      });
+      expect(textOf(result)).toContain("echo: Resource trigger-sampling-request context: hello");
+    });
+
+    it("calls a tool its server runs only as a task, reporting the task's progress", async () => {
+      const client = await connect("everything");
+      const listed = (await client.listTools()).find(
+        (tool) => tool.name === endpoint.tool("everything", "simulate-research-query"),
+      );
+      expect(listed).toBeDefined();
+      const progress: string[] = [];
+      const result = await client.callTool(
+        endpoint.tool("everything", "simulate-research-query"),
+        { topic: "tides" },
+        (update) => progress.push(String(update.message)),
+      );
+      expect(result.isError).toBeFalsy();
+      expect(textOf(result)).toContain("# Research Report: tides");
+      expect(progress).toContain("Gathering sources...");
+    });
+
+    it("lists and reads resources", async () => {
+      const client = await connect("everything");
+      const uri = endpoint.uri("everything", "demo://resource/static/document/architecture.md");
+      expect((await client.listResources()).map((resource) => resource.uri)).toContain(uri);
+      const read = await client.readResource(uri);
+      expect(read.contents[0]?.uri).toBe(uri);
+      expect(read.contents[0]?.text?.length).toBeGreaterThan(0);
+    });
+
+    it("lists and gets prompts, and completes their arguments", async () => {
+      const client = await connect("everything");
+      const prompt = endpoint.tool("everything", "args-prompt");
+      expect((await client.listPrompts()).map((listed) => listed.name)).toContain(prompt);
+      const got = await client.getPrompt(prompt, { city: "Porto" });
+      expect(got.messages[0]?.content).toEqual({ type: "text", text: "What's weather in Porto?" });
+      const suite = await connect("suite");
+      const completed = await suite.complete(endpoint.tool("suite", "test_prompt_with_arguments"), {
+        name: "arg1",
+        value: "par",
+      });
+      expect(completed).toEqual(["paris", "park", "party"]);
+    });
+
+    it("asks the client the upstream server's question before rendering a prompt", async () => {
+      const suite = await connect("suite");
+      const got = await suite.getPrompt(endpoint.tool("suite", "test_input_required_result_prompt"), {});
+      expect(got.messages[0]?.content).toEqual({ type: "text", text: "Use this context: tides" });
+    });
+
+    it("tells the client when the tools change, and when a resource it follows is updated", async () => {
+      const client = await connect("changing");
+      const changed = client.toolsChanged();
+      const added = `fresh_${revision.replaceAll("-", "")}_${kind === "gateway" ? "g" : "p"}`;
+      await client.callTool(endpoint.tool("changing", "add_tool"), { name: added });
+      await changed;
+      expect((await client.listTools()).map((tool) => tool.name)).toContain(endpoint.tool("changing", added));
+      const uri = endpoint.uri("changing", "fixture://counter");
+      const updated = client.resourceUpdated(uri);
+      // The listen stream (or the subscription) is open once resourceUpdated has asked for it.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await client.callTool(endpoint.tool("changing", "bump"), {});
+      expect(await updated).toBe(uri);
+    });
+  });
+});
