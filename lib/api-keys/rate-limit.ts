@@ -89,13 +89,15 @@ class RateCounters {
       // A fresh process, a new window or an idle spell: what the other instances counted is read first, once for
       // all the requests that arrive meanwhile.
       const stale = counter;
+      const lastRead = stale.readAt;
       stale.wantsRead = true;
       stale.reading ??= this.flush().finally(() => {
         stale.reading = undefined;
       });
       await stale.reading;
-      // The database is away (restarting, say): the caller hears so, and may try again.
-      if (performance.now() - stale.readAt > STALE_MS)
+      // No read got through (the database is away, restarting say): the caller hears so, and may try again. A
+      // read that did, however slowly, counts.
+      if (stale.readAt === lastRead)
         throw new AppError(
           "unavailable:database",
           "The rate limit of this API key could not be checked: the database does not answer. Try again shortly.",

@@ -159,9 +159,17 @@ describe.each(["2025-11-25", "2026-07-28"] as Revision[])("a client speaking %s"
 
     it("tells the client when the tools change, and when a resource it follows is updated", async () => {
       const client = await connect("changing");
+      // The fixture adds a tool to the upstream session that asks. A 2025 client's session on the pass-through has
+      // an upstream session of its own, whose tools are its server's business: there the change comes from a
+      // call without a session, on the integration's shared one, as a change of the whole server would.
+      const changer =
+        kind === "pass-through" && revision === "2025-11-25"
+          ? await connectRevision("2026-07-28", endpoint.url("changing"), endpoint.fetch("changing"), key, answers)
+          : client;
+      if (changer !== client) clients.push(changer);
       const changed = client.toolsChanged();
       const added = `fresh_${revision.replaceAll("-", "")}_${kind === "gateway" ? "g" : "p"}`;
-      await client.callTool(endpoint.tool("changing", "add_tool"), { name: added });
+      await changer.callTool(endpoint.tool("changing", "add_tool"), { name: added });
       await changed;
       expect((await client.listTools()).map((tool) => tool.name)).toContain(endpoint.tool("changing", added));
       const uri = endpoint.uri("changing", "fixture://counter");

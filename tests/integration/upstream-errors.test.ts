@@ -136,11 +136,13 @@ describe("an upstream server's MCP errors", () => {
   });
 
   it("keep their data, as on a resource that does not exist", async () => {
+    // Resource not found goes out as -32602 with the URI in its data, as 2026-07-28 requires and the MCP SDKs send
+    // at every revision (clients accept both codes); message and data are the server's.
     expect(await rpc({ slug: "faulty" }, "resources/read", { uri: "fault://nothing" })).toEqual({
       jsonrpc: "2.0",
       id: 1,
       error: {
-        code: -32002,
+        code: -32602,
         message: "MCP error -32002: Resource not found: fault://nothing",
         data: { uri: "fault://nothing" },
       },
