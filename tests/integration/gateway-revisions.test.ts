@@ -164,7 +164,13 @@ describe.each(["2025-11-25", "2026-07-28"] as Revision[])("a client speaking %s"
       // call without a session, on the integration's shared one, as a change of the whole server would.
       const changer =
         kind === "pass-through" && revision === "2025-11-25"
-          ? await connectRevision("2026-07-28", endpoint.url("changing"), endpoint.fetch("changing"), key, answers)
+          ? await connectRevision(
+              "2026-07-28",
+              endpoint.url("changing"),
+              endpoint.fetch("changing"),
+              key,
+              answers,
+            )
           : client;
       if (changer !== client) clients.push(changer);
       const changed = client.toolsChanged();
