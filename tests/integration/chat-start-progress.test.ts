@@ -9,6 +9,10 @@ import { useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
 
+// What is checked is the stream of each integration settling, not the budget: a busy machine may take seconds to
+// start the Everything server.
+process.env.DISCOVERY_BUDGET_MS = "30000";
+
 const session = {} as { ctx: UserContext };
 vi.mock("@/lib/auth/request-context", () => ({ requireSignedInUser: async () => session.ctx }));
 
