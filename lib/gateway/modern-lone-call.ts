@@ -1,6 +1,5 @@
 import {
   CallToolRequestSchema,
-  CallToolResultSchema,
   ClientCapabilitiesSchema,
   ImplementationSchema,
 } from "@modelcontextprotocol/core";
@@ -11,13 +10,10 @@ import {
   CLIENT_INFO_META_KEY,
   type Implementation,
   PROTOCOL_VERSION_META_KEY,
-  ProtocolError,
-  ProtocolErrorCode,
   type RequestId,
   SERVER_INFO_META_KEY,
 } from "@modelcontextprotocol/server";
-import { jsonRpcAnswer } from "./lone-request";
-import { errorOf } from "./tools-call-answer";
+import { toolsCallAnswer } from "./tools-call-answer";
 
 const REVISION = "2026-07-28";
 const MESSAGE_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
@@ -74,25 +70,16 @@ export function loneModernToolsCall(
  * what they send (one JSON result stamped with its result type and the server's identity; a failure as the SDK's
  * server reports it), the result checked by the SDK's own schema.
  */
-export async function modernToolsCallAnswer(
+export function modernToolsCallAnswer(
   id: RequestId,
   server: Implementation,
   call: () => Promise<CallToolResult>,
 ): Promise<Response> {
-  let message: object;
-  try {
-    const result = CallToolResultSchema.safeParse(await call());
-    if (!result.success)
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Invalid tools/call result: ${result.error.message}`,
-      );
-    const answer = { ...result.data, resultType: "complete", _meta: { [SERVER_INFO_META_KEY]: server } };
-    message = { result: answer, jsonrpc: "2.0", id };
-  } catch (error) {
-    message = { jsonrpc: "2.0", id, error: errorOf(error) };
-  }
-  return jsonRpcAnswer(JSON.stringify(message));
+  return toolsCallAnswer(id, call, (result) => ({
+    ...result,
+    resultType: "complete",
+    _meta: { [SERVER_INFO_META_KEY]: server },
+  }));
 }
 
 // Tools whose arguments go in headers too (SEP-2243): the SDK checks those headers, so their calls are its own.

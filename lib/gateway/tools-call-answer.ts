@@ -36,7 +36,12 @@ export function errorOf(error: unknown) {
  * send (JSON response mode, no session), the result checked and normalized by the SDK's own schema, as its server
  * does.
  */
-export async function toolsCallAnswer(id: RequestId, call: () => Promise<CallToolResult>): Promise<Response> {
+export async function toolsCallAnswer(
+  id: RequestId,
+  call: () => Promise<CallToolResult>,
+  // What a revision adds to the checked result (2026-07-28: its result type and the server's info).
+  stamp: (result: CallToolResult) => object = (result) => result,
+): Promise<Response> {
   let message: object;
   try {
     const result = CallToolResultSchema.safeParse(await call());
@@ -45,7 +50,7 @@ export async function toolsCallAnswer(id: RequestId, call: () => Promise<CallToo
         ProtocolErrorCode.InvalidParams,
         `Invalid tools/call result: ${result.error.message}`,
       );
-    message = { result: result.data, jsonrpc: "2.0", id };
+    message = { result: stamp(result.data), jsonrpc: "2.0", id };
   } catch (error) {
     message = { jsonrpc: "2.0", id, error: errorOf(error) };
   }
