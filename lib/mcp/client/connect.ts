@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import { StreamableHTTPClientTransport as ModernHttpTransport } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -21,10 +22,15 @@ import {
 import packageJson from "@/package.json" with { type: "json" };
 import { relayFor } from "../relay/downstream-relay";
 import type { McpConnectionConfig } from "../types";
+import { asLegacyError, ModernUpstreamClient } from "./modern-client";
 import { createGuardedFetch } from "./network-guard";
+import { forgetRevision, type RevisionKey, rememberedRevision, rememberRevision } from "./revision-memory";
+import type { UpstreamClient } from "./upstream-client";
 
 export interface McpSession {
-  client: Client;
+  client: UpstreamClient;
+  /** Which revisions the connection speaks: 2026-07-28 (`modern`, on the v2 client) or 2025-11-25 and older. */
+  era: "modern" | "legacy";
   /** The transport actually used: a Streamable HTTP integration may have fallen back to SSE. */
   transport: "streamable-http" | "sse" | "stdio";
   /**
@@ -132,6 +138,7 @@ async function connectWith(transport: Transport, config: McpConnectionConfig, ki
   }
   return {
     client,
+    era: "legacy",
     transport: kind,
     sessionId: () => {
       if (transport instanceof StreamableHTTPClientTransport) return transport.sessionId;
@@ -154,6 +161,8 @@ async function connectWith(transport: Transport, config: McpConnectionConfig, ki
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
 
 /** Opens a session: stdio as a child process, HTTP as Streamable HTTP with a fallback to the older SSE transport. */
+type ModernFetch = NonNullable<ConstructorParameters<typeof ModernHttpTransport>[1]>["fetch"];
+
 export async function openMcpSession(config: McpConnectionConfig): Promise<McpSession> {
   if (config.transport === "stdio") {
     // A server that keeps data gets its folder before it starts (it may not create it itself).
@@ -173,6 +182,74 @@ export async function openMcpSession(config: McpConnectionConfig): Promise<McpSe
   if (config.transport === "sse") {
     return connectWith(new SSEClientTransport(url, { requestInit, fetch }), config, "sse");
   }
+  const server = { integrationId: config.integrationId, url: config.url, owner: config.oauth?.owner };
+  // The newest revision both speak: 2026-07-28 if the server offers it (asked with server/discover, or known from
+  // the last connection), otherwise the 2025 handshake, as a 2025 client would.
+  if (rememberedRevision(server)?.kind !== "legacy") {
+    const modern = await connectModern(url, { fetch, requestInit }, config, server);
+    if (modern) return modern;
+  }
+  const legacy = await connectLegacyHttp(url, { fetch, requestInit }, config);
+  rememberRevision(server, { kind: "legacy" });
+  return legacy;
+}
+
+interface HttpOptions {
+  fetch: typeof fetch;
+  requestInit: RequestInit;
+}
+
+/**
+ * A connection at 2026-07-28 on the v2 client, or undefined when the server does not speak it (its answer to
+ * server/discover said so, or it failed otherwise: the 2025 handshake then says what is wrong, as it always has).
+ * A server that does not answer in time is not tried again the 2025 way.
+ */
+async function connectModern(
+  url: URL,
+  http: HttpOptions,
+  config: Extract<McpConnectionConfig, { url: string }>,
+  server: RevisionKey,
+): Promise<McpSession | undefined> {
+  const upstream = new ModernUpstreamClient(config.timeoutMs, () => forgetRevision(server));
+  const transport = new ModernHttpTransport(url, {
+    fetch: http.fetch as ModernFetch,
+    requestInit: http.requestInit,
+  });
+  const prior = rememberedRevision(server);
+  const seconds = Math.round(config.timeoutMs / 1000);
+  try {
+    await withDeadline(
+      upstream.client.connect(transport, { timeout: config.timeoutMs, ...(prior ? { prior } : {}) }),
+      config.timeoutMs,
+      `The MCP server did not finish the handshake within ${seconds} s.`,
+    );
+  } catch (error) {
+    forgetRevision(server);
+    await upstream.close().catch(() => {});
+    const read = asLegacyError(error, config.timeoutMs);
+    if (read instanceof ConnectTimeoutError) throw read;
+    if (read instanceof McpError && read.code === ErrorCode.RequestTimeout)
+      throw new ConnectTimeoutError(`The MCP server did not finish the handshake within ${seconds} s.`);
+    return undefined;
+  }
+  const discover = upstream.client.getDiscoverResult();
+  if (discover) rememberRevision(server, { kind: "modern", discover });
+  return {
+    client: upstream,
+    era: "modern",
+    transport: "streamable-http",
+    sessionId: () => undefined,
+    stale: false,
+    close: () => upstream.close(),
+  };
+}
+
+/** Streamable HTTP at 2025-11-25 on the 1.x client, with a fallback to the older SSE transport. */
+async function connectLegacyHttp(
+  url: URL,
+  { fetch, requestInit }: HttpOptions,
+  config: Extract<McpConnectionConfig, { url: string }>,
+): Promise<McpSession> {
   try {
     return await connectWith(
       new StreamableHTTPClientTransport(url, { requestInit, fetch }),
