@@ -20,6 +20,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "@/package.json" with { type: "json" };
+import { McpError as DomainMcpError } from "../errors";
 import { relayFor } from "../relay/downstream-relay";
 import type { McpConnectionConfig } from "../types";
 import { asLegacyError, ModernUpstreamClient } from "./modern-client";
@@ -68,6 +69,8 @@ export class ConnectTimeoutError extends Error {
 
 // The SDK gives a stdio server 4 s to exit before it kills it.
 const EXIT_WAIT_MS = 5000;
+// How much longer than its timeout a connection may take to settle before it is given up.
+const DEADLINE_GRACE_MS = 1000;
 // How long a closing session waits for the server to acknowledge its end (HTTP DELETE), at most.
 const TERMINATE_WAIT_MS = 1000;
 
@@ -220,16 +223,25 @@ async function connectModern(
   try {
     await withDeadline(
       upstream.client.connect(transport, { timeout: config.timeoutMs, ...(prior ? { prior } : {}) }),
-      config.timeoutMs,
+      // The client's own timeout comes first and says more (no answer to the probe); this one catches the rest.
+      config.timeoutMs + DEADLINE_GRACE_MS,
       `The MCP server did not finish the handshake within ${seconds} s.`,
     );
   } catch (error) {
     forgetRevision(server);
     await upstream.close().catch(() => {});
+    // Our own refusals (no OAuth tokens, a connection to renew) and the server refusing the credentials say
+    // nothing of the revision, and asking again the 2025 way would only repeat them.
+    const ours = domainErrorIn(error);
+    if (ours) throw ours;
     const read = asLegacyError(error, config.timeoutMs);
-    if (read instanceof ConnectTimeoutError) throw read;
-    if (read instanceof McpError && read.code === ErrorCode.RequestTimeout)
-      throw new ConnectTimeoutError(`The MCP server did not finish the handshake within ${seconds} s.`);
+    if (read instanceof StreamableHTTPError && (read.code === 401 || read.code === 403)) throw read;
+    // A server that does not answer in time is not asked again: that would only double the wait.
+    if (
+      read instanceof ConnectTimeoutError ||
+      (read instanceof McpError && read.code === ErrorCode.RequestTimeout)
+    )
+      throw read;
     return undefined;
   }
   const discover = upstream.client.getDiscoverResult();
@@ -242,6 +254,15 @@ async function connectModern(
     stale: false,
     close: () => upstream.close(),
   };
+}
+
+function domainErrorIn(error: unknown): DomainMcpError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof DomainMcpError) return current;
+    current = current.cause;
+  }
+  return undefined;
 }
 
 /** Streamable HTTP at 2025-11-25 on the 1.x client, with a fallback to the older SSE transport. */
