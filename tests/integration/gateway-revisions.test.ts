@@ -208,6 +208,9 @@ describe.each(["2025-11-25", "2026-07-28"] as Revision[])("a client speaking %s"
           {},
         );
         expect(textOf(sampled)).toContain("echo: What is the capital of France?");
+        // The server sees this client's capabilities (it takes sampling), so it does not ask.
+        const able = await client.callTool(endpoint.tool("modern", "test_missing_capability"), {});
+        expect(textOf(able)).toBe("Success");
       });
 
       it("reads its resources and gets its prompts", async () => {

@@ -1,4 +1,5 @@
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   LOG_LEVEL_META_KEY,
   Client as ModernClient,
   ProtocolError,
@@ -53,6 +54,28 @@ export function asLegacyError(error: unknown, timeoutMs: number): unknown {
     if (error.cause instanceof Error) return error.cause;
   }
   return error;
+}
+
+/**
+ * A request's `_meta` as its caller would have sent it: the capabilities are the caller's (what its relay can
+ * take: questions it cannot answer are not offered, so the server answers as it would to that caller), and log
+ * messages are asked for at every level when the caller shows them (none otherwise). Keys the request already
+ * carries (the trace context) are kept; the v2 client adds the revision and Switchboard's name.
+ */
+function withCallersMeta<P extends { _meta?: Record<string, unknown> }>(params: P): P {
+  const relay = currentRelay();
+  const capabilities = {
+    ...(relay?.elicit ? { elicitation: { form: {}, url: {} } } : {}),
+    ...(relay?.createMessage ? { sampling: {} } : {}),
+  };
+  return {
+    ...params,
+    _meta: {
+      [CLIENT_CAPABILITIES_META_KEY]: capabilities,
+      ...(relay?.log ? { [LOG_LEVEL_META_KEY]: "debug" } : {}),
+      ...params._meta,
+    },
+  };
 }
 
 /** A question the caller cannot take becomes an error the server can read. */
@@ -145,21 +168,17 @@ export class ModernUpstreamClient implements UpstreamClient {
   }
 
   callTool(params: CallToolRequest["params"], _resultSchema?: undefined, options?: RequestOptions) {
-    // Log messages come only at the level a request names; a caller that shows them asks for them all.
-    const logs = currentRelay()?.log ? { [LOG_LEVEL_META_KEY]: "debug" } : {};
-    const meta = { ...logs, ...params._meta };
-    const sent = Object.keys(meta).length > 0 ? { ...params, _meta: meta } : params;
-    return this.send<CallToolResult>(() => this.client.callTool(sent as never, options));
+    return this.send<CallToolResult>(() => this.client.callTool(withCallersMeta(params) as never, options));
   }
 
   readResource(params: ReadResourceRequest["params"], options?: RequestOptions) {
     return this.send<ReadResourceResult>(() =>
-      this.client.readResource(params, { ...options, cacheMode: "bypass" }),
+      this.client.readResource(withCallersMeta(params), { ...options, cacheMode: "bypass" }),
     );
   }
 
   getPrompt(params: GetPromptRequest["params"], options?: RequestOptions) {
-    return this.send<GetPromptResult>(() => this.client.getPrompt(params, options));
+    return this.send<GetPromptResult>(() => this.client.getPrompt(withCallersMeta(params), options));
   }
 
   complete(params: CompleteRequest["params"], options?: RequestOptions) {

@@ -83,8 +83,11 @@ describe("an integration whose server speaks only 2026-07-28", () => {
     const invoked = await restInvoke(key, "modern_test_simple_text");
     expect(invoked).toEqual({ status: 200, body: { content: [{ type: "text", text: SAID }] } });
     // A question the REST caller cannot answer is refused to the server, which says so in its result.
-    const asked = await restInvoke(key, "modern_test_input_required_result_elicitation");
-    expect(asked.status).toBe(500);
+    // The server sees the REST caller's capabilities (none: it cannot answer questions), not Switchboard's, and
+    // refuses a tool that needs one with its own error, which the caller gets.
+    const refused = await restInvoke(key, "modern_test_missing_capability");
+    expect(refused.status).toBe(500);
+    expect(refused.body.upstream_error).toMatchObject({ code: -32021 });
   });
 
   it("runs its tools from the integration page's tool runner", async () => {
