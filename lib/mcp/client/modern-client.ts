@@ -115,6 +115,28 @@ export class ModernUpstreamClient implements UpstreamClient {
     });
   }
 
+  /**
+   * Follows the server's list changes on a `subscriptions/listen` stream (the revision's way to hear them), for
+   * the lists it says change. The stream lives as long as the connection; one that ends is not reopened (the
+   * catalog is read again when a connection is next opened).
+   */
+  followChanges(onListChanged: () => void) {
+    const capabilities = this.client.getServerCapabilities();
+    const filter = {
+      ...(capabilities?.tools?.listChanged ? { toolsListChanged: true } : {}),
+      ...(capabilities?.prompts?.listChanged ? { promptsListChanged: true } : {}),
+      ...(capabilities?.resources?.listChanged ? { resourcesListChanged: true } : {}),
+    };
+    if (Object.keys(filter).length === 0) return;
+    for (const method of [
+      "notifications/tools/list_changed",
+      "notifications/prompts/list_changed",
+      "notifications/resources/list_changed",
+    ] as const)
+      this.client.setNotificationHandler(method, () => onListChanged());
+    void this.client.listen(filter, { timeout: this.timeoutMs }).catch(() => {});
+  }
+
   get onclose() {
     return this.client.onclose;
   }

@@ -72,11 +72,7 @@ describe("an integration whose server speaks only 2026-07-28", () => {
   });
 
   it("lists and calls its tools over REST", async () => {
-    const response = await toolsRoute(
-      new Request("http://localhost:3000/api/mcp/tools", { headers: { authorization: `Bearer ${key}` } }),
-      { params: Promise.resolve({}) },
-    );
-    const { tools } = (await response.json()) as { tools: { name: string }[] };
+    const tools = await restTools();
     expect(tools.map((tool) => tool.name)).toEqual(
       expect.arrayContaining(["modern_test_simple_text", "modern_test_tool_with_progress"]),
     );
@@ -88,6 +84,16 @@ describe("an integration whose server speaks only 2026-07-28", () => {
     const refused = await restInvoke(key, "modern_test_missing_capability");
     expect(refused.status).toBe(500);
     expect(refused.body.upstream_error).toMatchObject({ code: -32021 });
+  });
+
+  it("hears its list changes on a listen stream, and the catalog shows the new tool", async () => {
+    expect((await restInvoke(key, "modern_test_trigger_tool_change")).status).toBe(200);
+    let names: string[] = [];
+    for (let tries = 0; tries < 50 && !names.includes("modern_test_added_tool_1"); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      names = (await restTools()).map((tool) => tool.name);
+    }
+    expect(names).toContain("modern_test_added_tool_1");
   });
 
   it("runs its tools from the integration page's tool runner", async () => {
@@ -147,3 +153,12 @@ describe("an integration whose server speaks only 2026-07-28", () => {
     await passThrough.close();
   });
 });
+
+/** GET /api/mcp/tools with the API key. */
+async function restTools(): Promise<{ name: string }[]> {
+  const response = await toolsRoute(
+    new Request("http://localhost:3000/api/mcp/tools", { headers: { authorization: `Bearer ${key}` } }),
+    { params: Promise.resolve({}) },
+  );
+  return ((await response.json()) as { tools: { name: string }[] }).tools;
+}
