@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { POST as chatRoute } from "@/app/api/chat/route";
 import { GET as toolsRoute } from "@/app/api/mcp/tools/route";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { createCapability } from "@/lib/capabilities/store";
-import { ensureDefaultAgent } from "@/lib/chat/agents";
-import { createConversation } from "@/lib/chat/conversations";
 import { rememberedRevision } from "@/lib/mcp/client/revision-memory";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration } from "@/lib/mcp/integrations/create-integration";
@@ -15,6 +12,7 @@ import { type RunningFixture, startFixture, startScriptedModel } from "../../fix
 import { connectGateway, connectPassThrough, textOf, useDatabase } from "../gateway-client";
 import { registerOwners } from "../org-users";
 import { restInvoke } from "../rest-client";
+import { scriptedChatTurn } from "../scripted-chat";
 import { createTestDatabase } from "../test-db";
 
 const signedIn = vi.hoisted(() => ({ ctx: undefined as UserContext | undefined }));
@@ -115,24 +113,12 @@ describe("an integration whose server speaks only 2026-07-28", () => {
   });
 
   it("is called in the chat's tool loop", async () => {
-    const agent = await ensureDefaultAgent(handle.db, owner.orgId);
-    const conversation = await createConversation(handle.db, owner, agent.id);
-    await fetch(`${model.baseUrl}/__script`, {
-      method: "POST",
-      body: JSON.stringify({
-        steps: [{ toolCalls: [{ name: "modern_test_simple_text", arguments: {} }] }, { text: "Done." }],
-      }),
-    });
-    const response = await chatRoute(
-      new Request("http://localhost/api/chat", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          id: conversation.id,
-          message: { id: "m1", role: "user", parts: [{ type: "text", text: "Say something." }] },
-        }),
-      }),
-      { params: Promise.resolve({}) },
+    const response = await scriptedChatTurn(
+      handle.db,
+      owner,
+      model.baseUrl,
+      [{ toolCalls: [{ name: "modern_test_simple_text", arguments: {} }] }, { text: "Done." }],
+      "Say something.",
     );
     const streamed = await response.text();
     expect(streamed).toContain('"type":"tool-output-available"');
