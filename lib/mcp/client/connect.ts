@@ -244,7 +244,7 @@ async function connectModern(
       throw read;
     return undefined;
   }
-  if (config.onListChanged) upstream.followChanges(config.onListChanged);
+  upstream.followChanges({ listChanged: config.onListChanged, resourceUpdated: config.onResourceUpdated });
   const discover = upstream.client.getDiscoverResult();
   if (discover) rememberRevision(server, { kind: "modern", discover });
   return {

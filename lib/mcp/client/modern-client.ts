@@ -116,26 +116,35 @@ export class ModernUpstreamClient implements UpstreamClient {
   }
 
   /**
-   * Follows the server's list changes on a `subscriptions/listen` stream (the revision's way to hear them), for
-   * the lists it says change. The stream lives as long as the connection; one that ends is not reopened (the
-   * catalog is read again when a connection is next opened).
+   * Follows what the server says changed, on `subscriptions/listen` streams (the revision's only way to hear it):
+   * its lists, on one stream opened now, and each resource subscribed to (`subscribeResource`), on one stream of
+   * its own. Streams live as long as the connection; one that ends is not reopened (the catalog is read again
+   * when a connection is next opened, and a client subscribes again).
    */
-  followChanges(onListChanged: () => void) {
+  followChanges(on: { listChanged?: () => void; resourceUpdated?: (uri: string) => void }) {
+    this.resourceUpdated = on.resourceUpdated;
+    this.client.setNotificationHandler("notifications/resources/updated", (notification) =>
+      this.resourceUpdated?.(notification.params.uri),
+    );
+    const listChanged = on.listChanged;
     const capabilities = this.client.getServerCapabilities();
     const filter = {
       ...(capabilities?.tools?.listChanged ? { toolsListChanged: true } : {}),
       ...(capabilities?.prompts?.listChanged ? { promptsListChanged: true } : {}),
       ...(capabilities?.resources?.listChanged ? { resourcesListChanged: true } : {}),
     };
-    if (Object.keys(filter).length === 0) return;
+    if (!listChanged || Object.keys(filter).length === 0) return;
     for (const method of [
       "notifications/tools/list_changed",
       "notifications/prompts/list_changed",
       "notifications/resources/list_changed",
     ] as const)
-      this.client.setNotificationHandler(method, () => onListChanged());
+      this.client.setNotificationHandler(method, () => listChanged());
     void this.client.listen(filter, { timeout: this.timeoutMs }).catch(() => {});
   }
+
+  private resourceUpdated?: (uri: string) => void;
+  private readonly subscribed = new Set<string>();
 
   get onclose() {
     return this.client.onclose;
@@ -207,11 +216,16 @@ export class ModernUpstreamClient implements UpstreamClient {
     return this.send<CompleteResult>(() => this.client.complete(params as never, options));
   }
 
-  async subscribeResource(): Promise<Record<string, never>> {
-    throw new McpError(
-      ErrorCode.InvalidRequest,
-      `This server speaks MCP ${MODERN_REVISION}, which has no resource subscriptions outside a listen stream.`,
+  /** A subscription is a listen stream for the one resource, open once the server acknowledged it. */
+  async subscribeResource(params: { uri: string }, options?: RequestOptions): Promise<Record<string, never>> {
+    if (this.subscribed.has(params.uri)) return {};
+    const subscription = await this.send<{ honoredFilter: { resourceSubscriptions?: string[] } }>(() =>
+      this.client.listen({ resourceSubscriptions: [params.uri] }, { timeout: this.timeoutMs, ...options }),
     );
+    if (!subscription.honoredFilter.resourceSubscriptions?.includes(params.uri))
+      throw new McpError(ErrorCode.InvalidRequest, `The server does not offer updates of ${params.uri}.`);
+    this.subscribed.add(params.uri);
+    return {};
   }
 
   ping(options?: RequestOptions) {

@@ -136,6 +136,8 @@ describe("an integration whose server speaks only 2026-07-28", () => {
     expect(names).toContain("test_simple_text");
     const viaPassThrough = await passThrough.callTool({ name: "test_simple_text", arguments: {} });
     expect(textOf(viaPassThrough)).toBe(SAID);
+    // Its subscription becomes a listen stream for that resource, which the server acknowledges.
+    expect(await passThrough.subscribeResource({ uri: "test://watched-resource" })).toEqual({});
     await passThrough.close();
   });
 });
