@@ -1,5 +1,7 @@
-// The one place the gateway (on the SDK's v2 server packages) meets the client of upstream servers, which is still
-// on @modelcontextprotocol/sdk 1.x: what that client hands over is read here in the server's terms.
+// The one place the gateway (on the SDK's v2 server packages) meets the client of upstream servers, whose errors
+// come in @modelcontextprotocol/sdk 1.x's terms whichever revision the server speaks (the v2 client's are handed
+// over as the 1.x client's, lib/mcp/client/modern-client.ts): what that client hands over is read here in the
+// server's terms.
 import { ErrorCode, McpError as UpstreamMcpError } from "@modelcontextprotocol/sdk/types.js";
 
 // Errors of the client itself rather than answers of the server: told as what went wrong reaching it.

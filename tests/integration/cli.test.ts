@@ -152,6 +152,27 @@ describe("mcp:connect", () => {
     expect(mixed.err).toMatch(/--oauth takes the place of --token and --header/);
   });
 
+  it("speaks 2026-07-28 to a server that speaks only that, and calls the tools the conformance suite names", async () => {
+    const { startFixture } = await import("../fixtures/mcp/start-fixture");
+    const server = await startFixture("conformance-modern");
+    process.env.MCP_CONFORMANCE_CONTEXT = JSON.stringify({
+      toolCalls: [
+        { name: "test_simple_text", arguments: {} },
+        { name: "not_listed", arguments: {} },
+      ],
+    });
+    try {
+      const connected = await cli("mcp:connect", server.url, "--json");
+      expect(connected.code).toBe(0);
+      const printed = JSON.parse(connected.out);
+      expect(printed.tools.map((tool: { name: string }) => tool.name)).toContain("test_simple_text");
+      expect(printed.called).toEqual([{ name: "test_simple_text", isError: false }]);
+    } finally {
+      delete process.env.MCP_CONFORMANCE_CONTEXT;
+      await server.stop();
+    }
+  });
+
   it("explains a bad address and a server that cannot be reached", async () => {
     const bad = await cli("mcp:connect", "ftp://example.com");
     expect(bad.code).toBe(2);

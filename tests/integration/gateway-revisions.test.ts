@@ -48,8 +48,15 @@ beforeAll(async () => {
   // Lists and a resource that change while clients are connected; the conformance suite's prompts, completed.
   const changing = await startFixture("sessions");
   const suite = await startFixture("conformance");
-  servers.push(everything, changing, suite);
-  await addIntegrations(handle.db, owner, { Everything: everything, Changing: changing, Suite: suite });
+  // A server that speaks only 2026-07-28: Switchboard reaches it at that revision, whatever its clients speak.
+  const modern = await startFixture("conformance-modern");
+  servers.push(everything, changing, suite, modern);
+  await addIntegrations(handle.db, owner, {
+    Everything: everything,
+    Changing: changing,
+    Suite: suite,
+    Modern: modern,
+  });
   key = (await createApiKey(handle.db, owner, { name: "revisions" })).key;
 }, 90_000);
 
@@ -184,6 +191,54 @@ describe.each(["2025-11-25", "2026-07-28"] as Revision[])("a client speaking %s"
       await new Promise((resolve) => setTimeout(resolve, 100));
       await client.callTool(endpoint.tool("changing", "bump"), {});
       expect(await updated).toBe(uri);
+    });
+
+    describe("to a server that speaks only 2026-07-28", () => {
+      it("lists its tools and calls one, with the call's progress", async () => {
+        const client = await connect("modern");
+        const names = (await client.listTools()).map((tool) => tool.name);
+        expect(names).toContain(endpoint.tool("modern", "test_simple_text"));
+        const said = await client.callTool(endpoint.tool("modern", "test_simple_text"), {});
+        expect(textOf(said)).toBe("This is a simple text response for testing.");
+        const progress: number[] = [];
+        const result = await client.callTool(
+          endpoint.tool("modern", "test_tool_with_progress"),
+          {},
+          (update) => progress.push(update.progress),
+        );
+        expect(textOf(result)).toBe("Tool with progress executed successfully");
+        expect(progress).toEqual(expect.arrayContaining([50, 100]));
+      });
+
+      it("asks the client the server's elicitation and sampling questions, and the call goes on with the answers", async () => {
+        const client = await connect("modern");
+        const named = await client.callTool(
+          endpoint.tool("modern", "test_input_required_result_elicitation"),
+          {},
+        );
+        expect(textOf(named)).toBe("Hello, Ada Lovelace!");
+        const sampled = await client.callTool(
+          endpoint.tool("modern", "test_input_required_result_sampling"),
+          {},
+        );
+        expect(textOf(sampled)).toContain("echo: What is the capital of France?");
+        // The server sees this client's capabilities (it takes sampling), so it does not ask.
+        const able = await client.callTool(endpoint.tool("modern", "test_missing_capability"), {});
+        expect(textOf(able)).toBe("Success");
+      });
+
+      it("reads its resources and gets its prompts", async () => {
+        const client = await connect("modern");
+        const uri = endpoint.uri("modern", "test://static-text");
+        expect((await client.listResources()).map((resource) => resource.uri)).toContain(uri);
+        const read = await client.readResource(uri);
+        expect(read.contents[0]?.text).toBe("This is the content of the static text resource.");
+        const got = await client.getPrompt(endpoint.tool("modern", "test_simple_prompt"), {});
+        expect(got.messages[0]?.content).toEqual({
+          type: "text",
+          text: "This is a simple prompt for testing.",
+        });
+      });
     });
   });
 });

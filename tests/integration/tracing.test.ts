@@ -2,14 +2,11 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import type { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { POST as chatRoute } from "@/app/api/chat/route";
 import { POST as invokeRoute } from "@/app/api/mcp/invoke/route";
 import { observeStatements } from "@/db/observe-statements";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { createCapability } from "@/lib/capabilities/store";
-import { ensureDefaultAgent } from "@/lib/chat/agents";
-import { createConversation } from "@/lib/chat/conversations";
 import { createLogger } from "@/lib/logger";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration } from "@/lib/mcp/integrations/create-integration";
@@ -20,6 +17,7 @@ import { type RunningFixture, startFixture, startScriptedModel } from "../fixtur
 import { connectGateway, textOf, useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
 import { type ReceivedSpan, startOtlpReceiver } from "./otlp-receiver";
+import { scriptedChatTurn } from "./scripted-chat";
 import { createTestDatabase } from "./test-db";
 
 const signedIn = vi.hoisted(() => ({ ctx: undefined as UserContext | undefined }));
@@ -181,27 +179,12 @@ describe("traces exported over OTLP/HTTP", () => {
   });
 
   it("follow a chat turn through each model step and each tool call of the loop", async () => {
-    const agent = await ensureDefaultAgent(handle.db, owner.orgId);
-    const conversation = await createConversation(handle.db, owner, agent.id);
-    await fetch(`${model.baseUrl}/__script`, {
-      method: "POST",
-      body: JSON.stringify({
-        steps: [
-          { toolCalls: [{ name: "traced_echo", arguments: { message: "from chat" } }] },
-          { text: "Done." },
-        ],
-      }),
-    });
-    const response = await chatRoute(
-      new Request("http://localhost/api/chat", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          id: conversation.id,
-          message: { id: "m1", role: "user", parts: [{ type: "text", text: "Echo something." }] },
-        }),
-      }),
-      { params: Promise.resolve({}) },
+    const response = await scriptedChatTurn(
+      handle.db,
+      owner,
+      model.baseUrl,
+      [{ toolCalls: [{ name: "traced_echo", arguments: { message: "from chat" } }] }, { text: "Done." }],
+      "Echo something.",
     );
     expect(await response.text()).toContain("Done.");
     const all = await exported();

@@ -20,16 +20,26 @@ const ID = "cli";
 const USER_WAIT_MS = 5 * 60_000;
 
 // The official MCP conformance suite hands pre-registered client credentials to the client under test this way.
+// It may also name tools to call, with their arguments.
 const conformanceContext = z
-  .object({ client_id: z.string().min(1), client_secret: z.string().optional() })
+  .object({
+    client_id: z.string().min(1),
+    client_secret: z.string().optional(),
+    toolCalls: z.array(z.object({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()) })),
+  })
   .partial();
+
+function readConformanceContext(): z.infer<typeof conformanceContext> {
+  try {
+    return conformanceContext.parse(JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}"));
+  } catch {
+    return {};
+  }
+}
 
 function preRegisteredClient(values: Record<string, unknown>): PreRegisteredClient | undefined {
   const fromFlags = typeof values["client-id"] === "string" ? values["client-id"] : undefined;
-  let fromContext: z.infer<typeof conformanceContext> = {};
-  try {
-    fromContext = conformanceContext.parse(JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}"));
-  } catch {}
+  const fromContext = readConformanceContext();
   const clientId = fromFlags ?? fromContext.client_id;
   if (!clientId) return undefined;
   const secret = typeof values["client-secret"] === "string" ? values["client-secret"] : undefined;
@@ -114,7 +124,16 @@ export const mcpConnect: StandaloneCliCommand = {
             }),
         },
       };
-      const { tools } = await new SdkMcpClient(pool).listFeatures(config);
+      const client = new SdkMcpClient(pool);
+      const { tools } = await client.listFeatures(config);
+      // The tools the conformance suite asks for, each called once (a listed tool only).
+      const listed = new Set(tools.map((tool) => tool.name));
+      const called = [];
+      for (const call of readConformanceContext().toolCalls ?? []) {
+        if (!listed.has(call.name)) continue;
+        const result = await client.executeTool(config, call.name, call.arguments);
+        called.push({ name: call.name, isError: result.isError });
+      }
       const authorized = connection.accessToken() !== undefined;
       io.print(
         [
@@ -124,7 +143,12 @@ export const mcpConnect: StandaloneCliCommand = {
             (tool) => `  ${tool.name}${tool.description ? ` — ${tool.description.split("\n")[0]}` : ""}`,
           ),
         ].join("\n"),
-        { url, oauth: authorized, tools: tools.map(({ name, description }) => ({ name, description })) },
+        {
+          url,
+          oauth: authorized,
+          tools: tools.map(({ name, description }) => ({ name, description })),
+          ...(called.length > 0 ? { called } : {}),
+        },
       );
     } finally {
       await pool.closeAll();

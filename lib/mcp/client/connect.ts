@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import { StreamableHTTPClientTransport as ModernHttpTransport } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -19,12 +20,18 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "@/package.json" with { type: "json" };
+import { McpError as DomainMcpError } from "../errors";
 import { relayFor } from "../relay/downstream-relay";
 import type { McpConnectionConfig } from "../types";
+import { asLegacyError, ModernUpstreamClient } from "./modern-client";
 import { createGuardedFetch } from "./network-guard";
+import { forgetRevision, type RevisionKey, rememberedRevision, rememberRevision } from "./revision-memory";
+import type { UpstreamClient } from "./upstream-client";
 
 export interface McpSession {
-  client: Client;
+  client: UpstreamClient;
+  /** Which revisions the connection speaks: 2026-07-28 (`modern`, on the v2 client) or 2025-11-25 and older. */
+  era: "modern" | "legacy";
   /** The transport actually used: a Streamable HTTP integration may have fallen back to SSE. */
   transport: "streamable-http" | "sse" | "stdio";
   /**
@@ -62,6 +69,8 @@ export class ConnectTimeoutError extends Error {
 
 // The SDK gives a stdio server 4 s to exit before it kills it.
 const EXIT_WAIT_MS = 5000;
+// How much longer than its timeout a connection may take to settle before it is given up.
+const DEADLINE_GRACE_MS = 1000;
 // How long a closing session waits for the server to acknowledge its end (HTTP DELETE), at most.
 const TERMINATE_WAIT_MS = 1000;
 
@@ -132,6 +141,7 @@ async function connectWith(transport: Transport, config: McpConnectionConfig, ki
   }
   return {
     client,
+    era: "legacy",
     transport: kind,
     sessionId: () => {
       if (transport instanceof StreamableHTTPClientTransport) return transport.sessionId;
@@ -154,6 +164,8 @@ async function connectWith(transport: Transport, config: McpConnectionConfig, ki
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
 
 /** Opens a session: stdio as a child process, HTTP as Streamable HTTP with a fallback to the older SSE transport. */
+type ModernFetch = NonNullable<ConstructorParameters<typeof ModernHttpTransport>[1]>["fetch"];
+
 export async function openMcpSession(config: McpConnectionConfig): Promise<McpSession> {
   if (config.transport === "stdio") {
     // A server that keeps data gets its folder before it starts (it may not create it itself).
@@ -173,6 +185,93 @@ export async function openMcpSession(config: McpConnectionConfig): Promise<McpSe
   if (config.transport === "sse") {
     return connectWith(new SSEClientTransport(url, { requestInit, fetch }), config, "sse");
   }
+  const server = { integrationId: config.integrationId, url: config.url, owner: config.oauth?.owner };
+  // The newest revision both speak: 2026-07-28 if the server offers it (asked with server/discover, or known from
+  // the last connection), otherwise the 2025 handshake, as a 2025 client would.
+  if (rememberedRevision(server)?.kind !== "legacy") {
+    const modern = await connectModern(url, { fetch, requestInit }, config, server);
+    if (modern) return modern;
+  }
+  const legacy = await connectLegacyHttp(url, { fetch, requestInit }, config);
+  rememberRevision(server, { kind: "legacy" });
+  return legacy;
+}
+
+interface HttpOptions {
+  fetch: typeof fetch;
+  requestInit: RequestInit;
+}
+
+/**
+ * A connection at 2026-07-28 on the v2 client, or undefined when the server does not speak it (its answer to
+ * server/discover said so, or it failed otherwise: the 2025 handshake then says what is wrong, as it always has).
+ * A server that does not answer in time is not tried again the 2025 way.
+ */
+async function connectModern(
+  url: URL,
+  http: HttpOptions,
+  config: Extract<McpConnectionConfig, { url: string }>,
+  server: RevisionKey,
+): Promise<McpSession | undefined> {
+  const upstream = new ModernUpstreamClient(config.timeoutMs, () => forgetRevision(server));
+  const transport = new ModernHttpTransport(url, {
+    fetch: http.fetch as ModernFetch,
+    requestInit: http.requestInit,
+  });
+  const prior = rememberedRevision(server);
+  const seconds = Math.round(config.timeoutMs / 1000);
+  try {
+    await withDeadline(
+      upstream.client.connect(transport, { timeout: config.timeoutMs, ...(prior ? { prior } : {}) }),
+      // The client's own timeout comes first and says more (no answer to the probe); this one catches the rest.
+      config.timeoutMs + DEADLINE_GRACE_MS,
+      `The MCP server did not finish the handshake within ${seconds} s.`,
+    );
+  } catch (error) {
+    forgetRevision(server);
+    await upstream.close().catch(() => {});
+    // Our own refusals (no OAuth tokens, a connection to renew) and the server refusing the credentials say
+    // nothing of the revision, and asking again the 2025 way would only repeat them.
+    const ours = domainErrorIn(error);
+    if (ours) throw ours;
+    const read = asLegacyError(error, config.timeoutMs);
+    if (read instanceof StreamableHTTPError && (read.code === 401 || read.code === 403)) throw read;
+    // A server that does not answer in time is not asked again: that would only double the wait.
+    if (
+      read instanceof ConnectTimeoutError ||
+      (read instanceof McpError && read.code === ErrorCode.RequestTimeout)
+    )
+      throw read;
+    return undefined;
+  }
+  upstream.followChanges({ listChanged: config.onListChanged, resourceUpdated: config.onResourceUpdated });
+  const discover = upstream.client.getDiscoverResult();
+  if (discover) rememberRevision(server, { kind: "modern", discover });
+  return {
+    client: upstream,
+    era: "modern",
+    transport: "streamable-http",
+    sessionId: () => undefined,
+    stale: false,
+    close: () => upstream.close(),
+  };
+}
+
+function domainErrorIn(error: unknown): DomainMcpError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof DomainMcpError) return current;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/** Streamable HTTP at 2025-11-25 on the 1.x client, with a fallback to the older SSE transport. */
+async function connectLegacyHttp(
+  url: URL,
+  { fetch, requestInit }: HttpOptions,
+  config: Extract<McpConnectionConfig, { url: string }>,
+): Promise<McpSession> {
   try {
     return await connectWith(
       new StreamableHTTPClientTransport(url, { requestInit, fetch }),

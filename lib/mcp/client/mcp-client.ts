@@ -1,4 +1,4 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   type CallToolResult,
   type CompatibilityCallToolResult,
@@ -24,6 +24,7 @@ import { scopedSignal } from "./scoped-signal";
 import type { CallOptions, McpSessionPool } from "./session-pool";
 import { callToolAsTask, refusedForNoTask } from "./task-call";
 import { untilAborted } from "./until-aborted";
+import type { UpstreamClient } from "./upstream-client";
 
 // A server that keeps returning cursors must not keep us paging forever.
 const MAX_PAGES = 100;
@@ -71,7 +72,7 @@ export class SdkMcpClient implements McpClientPort {
   private run<T>(
     config: McpConnectionConfig,
     method: string,
-    fn: (client: Client) => Promise<T>,
+    fn: (client: UpstreamClient) => Promise<T>,
     {
       signal,
       idempotent = true,
@@ -98,7 +99,7 @@ export class SdkMcpClient implements McpClientPort {
   private async exchange<T>(
     config: McpConnectionConfig,
     span: Span,
-    fn: (client: Client) => Promise<T>,
+    fn: (client: UpstreamClient) => Promise<T>,
     { fresh, ...options }: CallOptions & { fresh: boolean },
   ): Promise<T> {
     const { signal } = options;
@@ -184,13 +185,15 @@ export class SdkMcpClient implements McpClientPort {
         const params = { name, arguments: args, ...meta };
         const options = { timeout: config.timeoutMs, signal: scoped.signal, ...progress };
         return relayedOn(client, async () => {
+          // At 2025-11-25 a tool that runs only as a task is called as one (tasks are the client's to ask for
+          // there); callers see a plain call.
+          const tasks = client instanceof Client ? client : undefined;
           const plain = await client.callTool(params, undefined, options).catch((error: unknown) => {
-            if (refusedForNoTask(error)) return undefined;
+            if (tasks && refusedForNoTask(error)) return undefined;
             throw error;
           });
-          // A tool that runs only as a task is called as one; callers see a plain call.
-          if (plain && !refusedForNoTask(plain)) return plain;
-          return callToolAsTask(client, params, options);
+          if (!tasks || (plain && !refusedForNoTask(plain))) return plain as NonNullable<typeof plain>;
+          return callToolAsTask(tasks, params, options);
         }).finally(scoped.release);
       },
       { signal, idempotent: false },

@@ -34,6 +34,16 @@ export interface ConnectProviderOptions {
   client?: PreRegisteredClient;
 }
 
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * The registration's application type (SEP-837, after OpenID Connect's): "native" for a redirect to this machine's
+ * loopback (the CLI, or the app run locally), "web" for an app served at its own address.
+ */
+function applicationTypeOf(redirectUrl: string): "native" | "web" {
+  return LOOPBACK_HOSTS.has(new URL(redirectUrl).hostname) ? "native" : "web";
+}
+
 /**
  * The SDK's OAuth client provider for one connect flow: the SDK discovers, registers, builds the PKCE
  * authorization URL and exchanges the code; this keeps what it learns in the store and captures the URL to send
@@ -55,13 +65,16 @@ export class ConnectOAuthProvider implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    return {
+    // The SDK sends the metadata as it is given; its type predates application_type.
+    const metadata = {
       client_name: "Switchboard",
+      application_type: applicationTypeOf(this.options.redirectUrl),
       redirect_uris: [this.options.redirectUrl],
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
       ...(this.options.scope ? { scope: this.options.scope } : {}),
     };
+    return metadata;
   }
 
   state(): string {

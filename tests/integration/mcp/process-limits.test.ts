@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { SdkMcpClient } from "@/lib/mcp/client/mcp-client";
 import type { ProcessLimits } from "@/lib/mcp/client/process-slots";
 import { McpSessionPool } from "@/lib/mcp/client/session-pool";
+import type { UpstreamClient } from "@/lib/mcp/client/upstream-client";
 import { McpConnectionError, McpProcessLimitError } from "@/lib/mcp/errors";
 import type { McpConnectionConfig } from "@/lib/mcp/types";
 
@@ -39,7 +39,7 @@ const textOf = (result: object) =>
     .map((part) => part.text ?? "")
     .join("");
 
-async function pidOf(client: Client): Promise<number> {
+async function pidOf(client: UpstreamClient): Promise<number> {
   return Number(textOf(await client.callTool({ name: "pid", arguments: {} })));
 }
 

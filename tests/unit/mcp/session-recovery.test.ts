@@ -39,6 +39,7 @@ function poolOfFakes() {
         number: opened.length + 1,
         closed: 0,
         client: { getServerVersion: () => undefined } as unknown as Client,
+        era: "legacy" as const,
         transport: "streamable-http" as const,
         sessionId: () => `session-${session.number}`,
         stale: false,
@@ -219,6 +220,7 @@ describe("a failing server's probe", () => {
               return {};
             },
           } as unknown as Client,
+          era: "legacy" as const,
           transport: "streamable-http" as const,
           sessionId: () => "probed",
           stale: false,
