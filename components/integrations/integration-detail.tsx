@@ -9,6 +9,7 @@ import {
   setEnabledAction,
   updateIntegrationAction,
 } from "@/app/(app)/integrations/actions";
+import { ActionForm } from "@/components/forms/action-form";
 import type { FormState } from "@/components/forms/form-state";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { Alert } from "@/components/ui/alert";
@@ -227,7 +228,7 @@ function EditIntegration({
         <CardTitle>Settings</CardTitle>
         <CardDescription>Changes apply to the next call; open sessions are closed.</CardDescription>
       </div>
-      <form action={action} className="grid gap-4" noValidate>
+      <ActionForm action={action} state={state} className="grid gap-4" noValidate>
         {state.error ? <Alert>{state.error}</Alert> : null}
         {state.success ? <Alert tone="success">{state.success}</Alert> : null}
         {custom ? (
@@ -265,7 +266,7 @@ function EditIntegration({
           />
         </Field>
         <SubmitButton pendingText="Saving…">Save changes</SubmitButton>
-      </form>
+      </ActionForm>
     </Card>
   );
 }

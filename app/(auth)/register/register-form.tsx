@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { ActionForm } from "@/components/forms/action-form";
 import type { FormState } from "@/components/forms/form-state";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { Alert } from "@/components/ui/alert";
@@ -32,7 +33,7 @@ export function RegisterForm({ invitation }: { invitation?: { token: string; ema
     );
   }
   return (
-    <form action={action} className="grid gap-4" noValidate>
+    <ActionForm action={action} state={state} className="grid gap-4" noValidate>
       {state.error && !hasFieldErrors ? <Alert>{state.error}</Alert> : null}
       {invitation ? <input type="hidden" name="invitation" value={invitation.token} /> : null}
       <Field id="name" label="Your name" error={fieldError("name")}>
@@ -101,6 +102,6 @@ export function RegisterForm({ invitation }: { invitation?: { token: string; ema
       <SubmitButton pendingText="Creating your account…">
         {invitation ? "Create account and join" : "Create account"}
       </SubmitButton>
-    </form>
+    </ActionForm>
   );
 }
