@@ -56,14 +56,14 @@ describe("the CSV export", () => {
     // No cell, at the start of a line or after a separator, begins with a formula character.
     for (const line of lines) expect(line).not.toMatch(/(^|,)[=+\-@\t\r]/);
     for (const expected of [
-      "everything_echo,,1,1,10,10",
-      '"\'=HYPERLINK(""http://evil.example"",""x"")",,1,1,20,20',
-      "'=1+1,,1,1,30,30",
-      "'=2+2,,1,1,40,40",
-      "'=3+3-x,,1,1,50,50",
-      "'@SUM(A1),,1,1,60,60",
-      "'+1,,1,1,70,70",
-      "'-1,,1,1,80,80",
+      "everything_echo,,1,1,0,0,10,10",
+      '"\'=HYPERLINK(""http://evil.example"",""x"")",,1,1,0,0,20,20',
+      "'=1+1,,1,1,0,0,30,30",
+      "'=2+2,,1,1,0,0,40,40",
+      "'=3+3-x,,1,1,0,0,50,50",
+      "'@SUM(A1),,1,1,0,0,60,60",
+      "'+1,,1,1,0,0,70,70",
+      "'-1,,1,1,0,0,80,80",
     ])
       expect(lines).toContain(expected);
   });
