@@ -41,8 +41,11 @@ export function IntegrationDetail({
   presetCredentials,
   testOnLoad,
   oauthOutcome,
+  viewerId,
 }: {
   integration: IntegrationView;
+  /** Who is looking: the tool runner keeps each person's runs apart. */
+  viewerId: string;
   canManage: boolean;
   presetCredentials: PresetCredential[];
   testOnLoad: boolean;
@@ -201,7 +204,7 @@ export function IntegrationDetail({
       ) : null}
 
       {capabilities && integration.enabled ? (
-        <ToolRunner integrationId={integration.id} tools={capabilities.tools} />
+        <ToolRunner integrationId={integration.id} viewerId={viewerId} tools={capabilities.tools} />
       ) : null}
       {capabilities ? <FeatureList features={capabilities} /> : null}
 
