@@ -140,5 +140,18 @@ test("the dashboard shows the calls made through REST and the chat, the audit lo
   await expect(memberPage.getByRole("navigation", { name: "Main" })).toBeVisible();
   await memberPage.getByRole("link", { name: "Go to the overview" }).click();
   await expect(memberPage.getByTestId("page-title")).toHaveText(org);
+  // Every page only owners and admins may use says so in the shell, rather than sending the member elsewhere.
+  for (const path of [
+    "/settings/api-keys",
+    "/integrations/new",
+    "/agents/new",
+    "/capabilities/new",
+    "/settings/members/invite",
+  ]) {
+    await memberPage.goto(path);
+    await expect(memberPage).toHaveURL(new RegExp(`${path}$`));
+    await expect(memberPage.getByTestId("page-message")).toHaveText("Only owners and admins can do this");
+    await expect(memberPage.getByRole("navigation", { name: "Main" })).toBeVisible();
+  }
   await memberContext.close();
 });
