@@ -142,7 +142,16 @@ export function IntegrationDetail({
                 disabled={pending}
                 onClick={() =>
                   startTransition(async () => {
-                    setError((await setEnabledAction(integration.id, !integration.enabled)).error);
+                    const enabling = !integration.enabled;
+                    const outcome = await setEnabledAction(integration.id, enabling);
+                    setError(outcome.error);
+                    // Enabled again: tested at once, so the page says whether it works now.
+                    if (
+                      enabling &&
+                      !outcome.error &&
+                      integration.oauth?.connection.status !== "not_connected"
+                    )
+                      void runTest();
                   })
                 }
               >
@@ -208,7 +217,15 @@ export function IntegrationDetail({
       ) : null}
       {capabilities ? <FeatureList features={capabilities} /> : null}
 
-      {canManage ? <EditIntegration integration={integration} presetCredentials={presetCredentials} /> : null}
+      {canManage ? (
+        <EditIntegration
+          integration={integration}
+          presetCredentials={presetCredentials}
+          onSaved={() => {
+            if (integration.enabled) void runTest();
+          }}
+        />
+      ) : null}
     </div>
   );
 }
@@ -216,14 +233,21 @@ export function IntegrationDetail({
 function EditIntegration({
   integration,
   presetCredentials,
+  onSaved,
 }: {
   integration: IntegrationView;
   presetCredentials: PresetCredential[];
+  /** After a save: a corrected credential or address is tested at once. */
+  onSaved: () => void;
 }) {
   const [state, action] = useActionState<FormState, FormData>(
     updateIntegrationAction.bind(null, integration.id),
     {},
   );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per answer of the action
+  useEffect(() => {
+    if (state.success) onSaved();
+  }, [state]);
   const custom = !integration.presetKey && integration.transport !== "stdio";
   return (
     <Card className="grid max-w-2xl gap-4">
@@ -232,7 +256,8 @@ function EditIntegration({
         <CardDescription>Changes apply to the next call; open sessions are closed.</CardDescription>
       </div>
       <ActionForm action={action} state={state} className="grid gap-4" noValidate>
-        {state.error ? <Alert>{state.error}</Alert> : null}
+        {/* A refusal of one field is said beside it, once. */}
+        {state.error && !state.fields ? <Alert>{state.error}</Alert> : null}
         {state.success ? <Alert tone="success">{state.success}</Alert> : null}
         {custom ? (
           <CustomServerFields state={state} allowStdio={false} initial={integration} />

@@ -94,6 +94,20 @@ test.describe
       await expect(page.getByLabel("Authentication")).toHaveValue("headers");
       await expect(page.getByLabel("Headers")).toHaveValue("X-Key no colon");
       await expect(page.getByLabel("Timeout (seconds)")).toHaveValue("12");
+
+      // A timeout of 0 is refused once, beside its field.
+      await page.getByLabel("Authentication").selectOption("none");
+      await page.getByLabel("Timeout (seconds)").fill("0");
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await expect(page.getByTestId("timeoutSeconds-error")).toBeVisible();
+      await expect(page.getByText("Use a timeout of at least 1 second.")).toHaveCount(1);
+
+      // A saved change is tested at once: the page says whether the server answers now.
+      await page.goto(page.url().replace(/\?.*$/, ""));
+      await expect(page.getByTestId("test-result")).toHaveCount(0);
+      await page.getByLabel("Timeout (seconds)").fill("5");
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await expect(page.getByTestId("test-result")).toBeVisible({ timeout: 20_000 });
     });
 
     test("an agent: radios, checkboxes and text", async ({ page, signedIn: _ }) => {
@@ -228,6 +242,14 @@ test("registering and signing in keep what was typed", async ({ page }) => {
   await expect(page.getByLabel("Email")).toHaveValue("kept@example.com");
   await expect(page.getByLabel("Password")).toHaveValue("short");
   await expect(page.getByLabel("Organization name")).toHaveValue("Kept Org");
+
+  // Once registered, the card is the sign-in form and says so.
+  await page.getByLabel("Email").fill(`kept-${Date.now()}@example.com`);
+  await page.getByLabel("Password").fill("long enough password");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByTestId("registered")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign in");
+  await expect(page.getByRole("heading", { name: "Create an account" })).toHaveCount(0);
 
   await page.goto("/login");
   await page.getByLabel("Email").fill("nobody-kept@example.com");
