@@ -215,7 +215,7 @@ export function IntegrationDetail({
       {capabilities && integration.enabled ? (
         <ToolRunner integrationId={integration.id} viewerId={viewerId} tools={capabilities.tools} />
       ) : null}
-      {capabilities ? <FeatureList features={capabilities} /> : null}
+      {capabilities ? <FeatureList integrationId={integration.id} features={capabilities} /> : null}
 
       {canManage ? (
         <EditIntegration

@@ -78,11 +78,49 @@ test.describe
       // Log messages arrive while a call runs.
       await integrations.runTool("toggle-simulated-logging", {});
       await expect(page.getByTestId("tool-result")).toContainText(/logging/i);
-      await integrations.runTool("trigger-long-running-operation", { duration: "8", steps: "2" });
+      await integrations.runTool("trigger-long-running-operation", { duration: "12", steps: "2" });
       await expect(page.getByTestId("run-log").getByRole("listitem").first()).toBeVisible({
         timeout: 15_000,
       });
       await expect(page.getByTestId("tool-result")).toContainText(/completed/i, { timeout: 20_000 });
       await integrations.runTool("toggle-simulated-logging", {});
+    });
+
+    test("previews resources, fills in a resource template, and runs a prompt with its arguments", async ({
+      page,
+      signedIn: _,
+    }) => {
+      await page.goto("/integrations");
+      await page.getByTestId("integration-row").first().getByRole("link").first().click();
+
+      // A static text resource, read and shown.
+      const resources = page.getByTestId("resource-list");
+      await resources
+        .getByRole("button", { name: /^Preview / })
+        .first()
+        .click();
+      await expect(page.getByTestId("resource-preview")).toContainText("demo://resource/static/document/");
+
+      // A template filled in: its variable becomes part of the address read.
+      await page.getByRole("button", { name: "Show resource templates" }).click();
+      await page.getByRole("button", { name: "Fill in Dynamic Text Resource" }).click();
+      await page.getByLabel("resourceId").fill("7");
+      await expect(page.getByText("demo://resource/dynamic/text/7")).toBeVisible();
+      await page.getByRole("button", { name: "Read resource" }).click();
+      await expect(page.getByTestId("resource-preview")).toContainText("demo://resource/dynamic/text/7");
+      // A binary one offers its bytes to download.
+      await page.getByRole("button", { name: "Fill in Dynamic Blob Resource" }).click();
+      await page.getByLabel("resourceId").fill("3");
+      await page.getByRole("button", { name: "Read resource" }).click();
+      await expect(
+        page.getByTestId("resource-preview").getByRole("link", { name: /^Download / }),
+      ).toBeVisible();
+
+      // A prompt with arguments: its messages come back.
+      await page.getByRole("button", { name: "Open prompt args-prompt" }).click();
+      await page.getByLabel("city *").fill("Lisbon");
+      await page.getByLabel("state").fill("Portugal");
+      await page.getByRole("button", { name: "Get prompt" }).click();
+      await expect(page.getByTestId("prompt-messages")).toContainText("What's weather in Lisbon, Portugal?");
     });
   });
