@@ -1,21 +1,28 @@
+import { readableAuditValue } from "@/lib/audit/readable-value";
+
 /** How long one value may be before it is cut in the summary; the full value is one click away. */
 const VALUE_CHARS = 60;
 const SHOWN_KEYS = 3;
 
-const show = (value: unknown) => (value === undefined ? "—" : JSON.stringify(value));
 const cut = (text: string) => (text.length > VALUE_CHARS ? `${text.slice(0, VALUE_CHARS)}…` : text);
 
 type Values = Record<string, unknown> | null;
 
-/** The fields an audit event changed: created and deleted ones show one side, changed ones both. */
+/**
+ * The fields an audit event changed, in words: created and deleted ones show one side, changed ones both, and a
+ * secret that changed says so without a value.
+ */
 function changedFields(before: Values, after: Values) {
   const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  const side = (values: Values, key: string) =>
+    values && Object.hasOwn(values, key) ? readableAuditValue(key, values[key]) : undefined;
   return keys
-    .map((key) => ({
-      key,
-      from: before ? show(before[key]) : undefined,
-      to: after ? show(after[key]) : undefined,
-    }))
+    .map((key) => {
+      const to = side(after, key);
+      // A secret is recorded as "changed" on the after side only: its old value was never kept.
+      const from = to === "changed" ? undefined : side(before, key);
+      return { key, from, to };
+    })
     .filter(({ from, to }) => from !== to);
 }
 
@@ -26,7 +33,8 @@ function Field({ field, whole }: { field: ReturnType<typeof changedFields>[numbe
       <span className="font-medium text-foreground">{field.key}</span>:{" "}
       {field.from !== undefined && field.to !== undefined ? (
         <>
-          <del className="no-underline opacity-80">{side(field.from)}</del> →{" "}
+          <span className="sr-only">was </span>
+          <del className="decoration-1">{side(field.from)}</del> <span className="sr-only">now </span>→{" "}
           <ins className="no-underline">{side(field.to)}</ins>
         </>
       ) : (
@@ -49,9 +57,9 @@ export function AuditChange({ before, after }: { before: Values; after: Values }
       ))}
     </ul>
   );
-  if (!long) return <div className="min-w-48 font-mono text-xs text-muted-foreground">{summary}</div>;
+  if (!long) return <div className="min-w-48 text-xs text-muted-foreground">{summary}</div>;
   return (
-    <details className="group min-w-48 font-mono text-xs text-muted-foreground">
+    <details className="group min-w-48 text-xs text-muted-foreground">
       <summary className="cursor-pointer list-none">
         <span className="group-open:hidden">{summary}</span>
         <span className="text-primary underline">

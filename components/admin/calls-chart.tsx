@@ -1,8 +1,7 @@
 import { plural } from "@/lib/plural";
+import type { Bucket } from "@/lib/usage/dashboard";
 
-type Day = { day: string; calls: number; errors: number };
-
-/** The smallest round number (1, 2 or 5 times a power of ten, times 4) at or above the busiest day. */
+/** The smallest round number (1, 2 or 5 times a power of ten, times 4) at or above the busiest bucket. */
 function axisMax(busiest: number): number {
   const step = Math.max(1, busiest / 4);
   const power = 10 ** Math.floor(Math.log10(step));
@@ -10,24 +9,33 @@ function axisMax(busiest: number): number {
   return Math.ceil(nice) * 4;
 }
 
+/** Each outcome's colour, bottom to top of a bar, with its name in the legend. */
+const SEGMENTS = [
+  { key: "serverErrors", label: "Server errors", className: "bg-destructive" },
+  { key: "toolErrors", label: "Tool error results", className: "bg-warning" },
+  { key: "refused", label: "Refused before the server", className: "bg-muted-foreground" },
+] as const;
+
+const succeeded = (b: Bucket) => b.calls - b.serverErrors - b.toolErrors - b.refused;
+
+/** A bucket's label under the axis: `14:00` for an hour, `06-30` for a day. */
+const labelOf = (bucket: string, unit: "hour" | "day") =>
+  unit === "hour" ? `${bucket.slice(11, 13)}:00` : bucket.slice(5);
+
 /**
- * Tool calls per day, successes and errors stacked, drawn with plain boxes on the server: no chart library to
+ * Tool calls per hour or per day, each outcome stacked, drawn with plain boxes on the server: no chart library to
  * render or ship, and it follows the theme's colours and the page's width.
  */
-export function CallsChart({ daily }: { daily: Day[] }) {
-  const total = daily.reduce((sum, d) => sum + d.calls, 0);
-  const failed = daily.reduce((sum, d) => sum + d.errors, 0);
-  const max = axisMax(Math.max(0, ...daily.map((d) => d.calls)));
+export function CallsChart({ buckets, unit }: { buckets: Bucket[]; unit: "hour" | "day" }) {
+  const sum = (pick: (b: Bucket) => number) => buckets.reduce((total, b) => total + pick(b), 0);
+  const max = axisMax(Math.max(0, ...buckets.map((b) => b.calls)));
   const ticks = [4, 3, 2, 1, 0].map((quarter) => (max * quarter) / 4);
-  // About eight dates under the axis, whatever the range.
-  const labelEvery = Math.max(1, Math.ceil(daily.length / 8));
+  // About eight labels under the axis, whatever the range.
+  const labelEvery = Math.max(1, Math.ceil(buckets.length / 8));
   const share = (value: number) => `${(value / max) * 100}%`;
+  const summary = `Tool calls per ${unit}: ${sum((b) => b.calls)} in all, ${sum((b) => b.serverErrors)} server errors, ${sum((b) => b.toolErrors)} tool error results, ${sum((b) => b.refused)} refused before the server, over ${plural(buckets.length, unit)}.`;
   return (
-    <figure
-      className="grid gap-2"
-      role="img"
-      aria-label={`Tool calls per day: ${total} in all, ${failed} failed, over ${plural(daily.length, "day")}.`}
-    >
+    <figure className="grid gap-2" role="img" aria-label={summary}>
       <div className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-2 gap-y-1">
         <div className="flex h-52 flex-col justify-between text-right text-[11px] leading-none text-muted-foreground tabular-nums">
           {ticks.map((tick) => (
@@ -42,33 +50,42 @@ export function CallsChart({ daily }: { daily: Day[] }) {
               style={{ bottom: share(tick) }}
             />
           ))}
-          {daily.map((d) => (
+          {buckets.map((b) => (
             <div
-              key={d.day}
+              key={b.bucket}
               className="relative flex h-full min-w-0 flex-1 flex-col justify-end"
-              title={`${d.day}: ${plural(d.calls, "call")}, ${d.errors} failed`}
+              title={`${b.bucket}: ${plural(b.calls, "call")}, ${b.serverErrors} server errors, ${b.toolErrors} tool error results, ${b.refused} refused`}
+              data-testid="chart-bucket"
             >
-              <div className="bg-destructive" style={{ height: share(d.errors) }} />
-              <div className="bg-primary" style={{ height: share(d.calls - d.errors) }} />
+              {[...SEGMENTS].reverse().map((segment) => (
+                <div
+                  key={segment.key}
+                  className={segment.className}
+                  style={{ height: share(b[segment.key]) }}
+                />
+              ))}
+              <div className="bg-primary" style={{ height: share(succeeded(b)) }} />
             </div>
           ))}
         </div>
         <span />
         <div className="flex gap-px overflow-hidden text-[11px] text-muted-foreground">
-          {daily.map((d, index) => (
-            <span key={d.day} className="min-w-0 flex-1 overflow-visible whitespace-nowrap">
-              {index % labelEvery === 0 ? d.day.slice(5) : ""}
+          {buckets.map((b, index) => (
+            <span key={b.bucket} className="min-w-0 flex-1 overflow-visible whitespace-nowrap">
+              {index % labelEvery === 0 ? labelOf(b.bucket, unit) : ""}
             </span>
           ))}
         </div>
       </div>
-      <figcaption className="flex justify-center gap-4 text-xs text-muted-foreground">
+      <figcaption className="flex flex-wrap justify-center gap-x-4 gap-y-1 text-xs text-muted-foreground">
         <span className="flex items-center gap-1.5">
           <span className="h-2.5 w-2.5 rounded-sm bg-primary" /> Succeeded
         </span>
-        <span className="flex items-center gap-1.5">
-          <span className="h-2.5 w-2.5 rounded-sm bg-destructive" /> Failed
-        </span>
+        {SEGMENTS.map((segment) => (
+          <span key={segment.key} className="flex items-center gap-1.5">
+            <span className={`h-2.5 w-2.5 rounded-sm ${segment.className}`} /> {segment.label}
+          </span>
+        ))}
       </figcaption>
     </figure>
   );

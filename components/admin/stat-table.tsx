@@ -16,7 +16,9 @@ export function StatTable<T>({
 }) {
   if (rows.length === 0) return <p className="text-sm text-muted-foreground">{empty}</p>;
   return (
-    <div className="overflow-x-auto">
+    // A table wider than a phone scrolls sideways: the region takes keyboard focus, so keys can scroll it too.
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard.
+    <section className="overflow-x-auto" tabIndex={0} aria-label={caption}>
       <table className="w-full text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="text-left text-xs text-muted-foreground">
@@ -46,6 +48,6 @@ export function StatTable<T>({
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }

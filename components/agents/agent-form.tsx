@@ -2,6 +2,7 @@
 
 import { useActionState } from "react";
 import { saveAgentAction } from "@/app/(app)/agents/actions";
+import { ActionForm } from "@/components/forms/action-form";
 import type { FormState } from "@/components/forms/form-state";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { Alert } from "@/components/ui/alert";
@@ -32,7 +33,7 @@ export function AgentForm({
   const [state, action] = useActionState<FormState, FormData>(saveAgentAction.bind(null, agent.id), {});
   const fieldError = (name: string) => state.fields?.[name]?.join(" ");
   return (
-    <form action={action} className="grid max-w-2xl gap-5" noValidate aria-label="Agent">
+    <ActionForm action={action} state={state} className="grid max-w-2xl gap-5" noValidate aria-label="Agent">
       {state.error && !state.fields ? <Alert>{state.error}</Alert> : null}
       <fieldset disabled={readOnly} className="grid gap-5">
         <Field id="agent-name" label="Name" error={fieldError("name")}>
@@ -134,6 +135,6 @@ export function AgentForm({
           <SubmitButton pendingText="Saving…">{agent.id ? "Save agent" : "Create agent"}</SubmitButton>
         </div>
       )}
-    </form>
+    </ActionForm>
   );
 }

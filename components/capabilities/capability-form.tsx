@@ -2,6 +2,7 @@
 
 import { useActionState, useRef, useState } from "react";
 import { type CapabilityDraftInput, saveCapabilityAction } from "@/app/(app)/capabilities/actions";
+import { ActionForm } from "@/components/forms/action-form";
 import type { FormState } from "@/components/forms/form-state";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { Alert } from "@/components/ui/alert";
@@ -70,9 +71,10 @@ export function CapabilityForm({
   const fieldError = (name: string) => state.fields?.[name]?.join(" ");
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-      <form
+      <ActionForm
         ref={form}
         action={action}
+        state={state}
         onInput={() => setDirty(true)}
         onSubmit={() => setDirty(false)}
         className="grid content-start gap-5"
@@ -145,7 +147,7 @@ export function CapabilityForm({
             </SubmitButton>
           </div>
         )}
-      </form>
+      </ActionForm>
       {readOnly ? null : <TestRunPanel draft={draft} />}
     </div>
   );

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { type FormValues, SchemaForm, toArguments } from "@/components/integrations/schema-form";
+import { defaultsOf, type FormValues, SchemaForm, toArguments } from "@/components/integrations/schema-form";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import type { ToolAnswer, ToolQuestion } from "@/lib/chat/tool-relay-schema";
@@ -18,7 +18,8 @@ export function ToolQuestionForm({
   /** Sends the answer; resolves with why it could not be sent, if it could not. */
   onAnswer: (answer: ToolAnswer) => Promise<string | undefined>;
 }) {
-  const [values, setValues] = useState<FormValues>({});
+  // The schema's defaults are shown, and sent as long as they are.
+  const [values, setValues] = useState<FormValues>(() => defaultsOf(question.requestedSchema));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<string>();

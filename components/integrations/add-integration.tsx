@@ -3,6 +3,7 @@
 import { Boxes, Globe } from "lucide-react";
 import { useActionState, useEffect, useRef, useState } from "react";
 import { createIntegrationAction } from "@/app/(app)/integrations/actions";
+import { ActionForm } from "@/components/forms/action-form";
 import type { FormState } from "@/components/forms/form-state";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { Alert } from "@/components/ui/alert";
@@ -99,7 +100,7 @@ export function AddIntegration({ catalog, allowStdio }: { catalog: CatalogItem[]
           Back
         </Button>
       </div>
-      <form action={action} className="grid gap-4" noValidate>
+      <ActionForm action={action} state={state} className="grid gap-4" noValidate>
         {state.error && !state.fields ? <Alert>{state.error}</Alert> : null}
         {entry ? (
           <>
@@ -157,7 +158,7 @@ export function AddIntegration({ catalog, allowStdio }: { catalog: CatalogItem[]
           />
         </Field>
         <SubmitButton pendingText="Adding…">Add integration</SubmitButton>
-      </form>
+      </ActionForm>
     </Card>
   );
 }

@@ -1,8 +1,15 @@
 import { Card, CardTitle } from "@/components/ui/card";
 import type { DiscoveredSnapshot } from "@/lib/mcp/types";
+import { FeatureExplorer } from "./feature-explorer";
 
-/** The discovered tools (with their input schemas), resources and prompts. */
-export function FeatureList({ features }: { features: DiscoveredSnapshot }) {
+/** The discovered tools (with their input schemas), resources (to preview) and prompts (to run). */
+export function FeatureList({
+  integrationId,
+  features,
+}: {
+  integrationId: string;
+  features: DiscoveredSnapshot;
+}) {
   return (
     <div className="grid gap-4 lg:grid-cols-3">
       <Card className="lg:col-span-3">
@@ -25,35 +32,9 @@ export function FeatureList({ features }: { features: DiscoveredSnapshot }) {
           ))}
         </ul>
       </Card>
-      <Card className="lg:col-span-2">
-        <CardTitle>Resources ({features.resources.length})</CardTitle>
-        <ul className="mt-3 grid gap-1 text-sm">
-          {features.resources.map((resource) => (
-            <li key={resource.uri} className="truncate">
-              <code>{resource.uri}</code>
-              {resource.mimeType ? (
-                <span className="text-muted-foreground"> · {resource.mimeType}</span>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      </Card>
-      <Card>
-        <CardTitle>Prompts ({features.prompts.length})</CardTitle>
-        <ul className="mt-3 grid gap-1 text-sm">
-          {features.prompts.map((prompt) => (
-            <li key={prompt.name}>
-              <code>{prompt.name}</code>
-              {prompt.arguments?.length ? (
-                <span className="text-muted-foreground">
-                  {" "}
-                  ({prompt.arguments.map((a) => a.name).join(", ")})
-                </span>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      </Card>
+      <div className="lg:col-span-3">
+        <FeatureExplorer integrationId={integrationId} features={features} />
+      </div>
     </div>
   );
 }

@@ -9,6 +9,7 @@ import {
   setEnabledAction,
   updateIntegrationAction,
 } from "@/app/(app)/integrations/actions";
+import { ActionForm } from "@/components/forms/action-form";
 import type { FormState } from "@/components/forms/form-state";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { Alert } from "@/components/ui/alert";
@@ -40,8 +41,11 @@ export function IntegrationDetail({
   presetCredentials,
   testOnLoad,
   oauthOutcome,
+  viewerId,
 }: {
   integration: IntegrationView;
+  /** Who is looking: the tool runner keeps each person's runs apart. */
+  viewerId: string;
   canManage: boolean;
   presetCredentials: PresetCredential[];
   testOnLoad: boolean;
@@ -138,7 +142,16 @@ export function IntegrationDetail({
                 disabled={pending}
                 onClick={() =>
                   startTransition(async () => {
-                    setError((await setEnabledAction(integration.id, !integration.enabled)).error);
+                    const enabling = !integration.enabled;
+                    const outcome = await setEnabledAction(integration.id, enabling);
+                    setError(outcome.error);
+                    // Enabled again: tested at once, so the page says whether it works now.
+                    if (
+                      enabling &&
+                      !outcome.error &&
+                      integration.oauth?.connection.status !== "not_connected"
+                    )
+                      void runTest();
                   })
                 }
               >
@@ -200,11 +213,19 @@ export function IntegrationDetail({
       ) : null}
 
       {capabilities && integration.enabled ? (
-        <ToolRunner integrationId={integration.id} tools={capabilities.tools} />
+        <ToolRunner integrationId={integration.id} viewerId={viewerId} tools={capabilities.tools} />
       ) : null}
-      {capabilities ? <FeatureList features={capabilities} /> : null}
+      {capabilities ? <FeatureList integrationId={integration.id} features={capabilities} /> : null}
 
-      {canManage ? <EditIntegration integration={integration} presetCredentials={presetCredentials} /> : null}
+      {canManage ? (
+        <EditIntegration
+          integration={integration}
+          presetCredentials={presetCredentials}
+          onSaved={() => {
+            if (integration.enabled) void runTest();
+          }}
+        />
+      ) : null}
     </div>
   );
 }
@@ -212,14 +233,21 @@ export function IntegrationDetail({
 function EditIntegration({
   integration,
   presetCredentials,
+  onSaved,
 }: {
   integration: IntegrationView;
   presetCredentials: PresetCredential[];
+  /** After a save: a corrected credential or address is tested at once. */
+  onSaved: () => void;
 }) {
   const [state, action] = useActionState<FormState, FormData>(
     updateIntegrationAction.bind(null, integration.id),
     {},
   );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per answer of the action
+  useEffect(() => {
+    if (state.success) onSaved();
+  }, [state]);
   const custom = !integration.presetKey && integration.transport !== "stdio";
   return (
     <Card className="grid max-w-2xl gap-4">
@@ -227,8 +255,9 @@ function EditIntegration({
         <CardTitle>Settings</CardTitle>
         <CardDescription>Changes apply to the next call; open sessions are closed.</CardDescription>
       </div>
-      <form action={action} className="grid gap-4" noValidate>
-        {state.error ? <Alert>{state.error}</Alert> : null}
+      <ActionForm action={action} state={state} className="grid gap-4" noValidate>
+        {/* A refusal of one field is said beside it, once. */}
+        {state.error && !state.fields ? <Alert>{state.error}</Alert> : null}
         {state.success ? <Alert tone="success">{state.success}</Alert> : null}
         {custom ? (
           <CustomServerFields state={state} allowStdio={false} initial={integration} />
@@ -265,7 +294,7 @@ function EditIntegration({
           />
         </Field>
         <SubmitButton pendingText="Saving…">Save changes</SubmitButton>
-      </form>
+      </ActionForm>
     </Card>
   );
 }

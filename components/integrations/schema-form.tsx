@@ -7,28 +7,85 @@ export interface JsonSchemaProperty {
   type?: string | string[];
   description?: string;
   enum?: unknown[];
-  /** Choices with their own labels: `[{ const: "hero-1", title: "Superman" }, …]`. */
-  oneOf?: { const?: unknown; title?: string }[];
+  /** Choices with their own labels (`[{ const: "hero-1", title: "Superman" }, …]`), or the types a value may have. */
+  oneOf?: JsonSchemaProperty[];
+  anyOf?: JsonSchemaProperty[];
+  const?: unknown;
   default?: unknown;
   title?: string;
 }
 
+interface Choice {
+  /** The option's value in the form (text), and the value it stands for, of its own type. */
+  value: string;
+  sent: unknown;
+  label: string;
+}
+
 /** A property's choices, each with its value and label, if it offers a fixed set. */
-function choicesOf(property: JsonSchemaProperty): { value: string; label: string }[] | undefined {
-  if (property.enum) return property.enum.map((option) => ({ value: String(option), label: String(option) }));
-  const titled = property.oneOf?.filter((option) => option.const !== undefined);
+function choicesOf(property: JsonSchemaProperty): Choice[] | undefined {
+  if (property.enum)
+    return property.enum.map((option) => ({ value: String(option), sent: option, label: String(option) }));
+  const titled = (property.oneOf ?? property.anyOf)?.filter((option) => option.const !== undefined);
   if (!titled?.length) return undefined;
   return titled.map((option) => ({
     value: String(option.const),
+    sent: option.const,
     label: option.title ?? String(option.const),
   }));
 }
 
 export type FormValues = Record<string, string | boolean>;
 
+/** The types a value may have: `type` (one or a list), or those of its `oneOf`/`anyOf` variants; null aside. */
+function typesOf(schema: JsonSchemaProperty): string[] {
+  const own = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+  const variants = (schema.oneOf ?? schema.anyOf ?? []).filter((variant) => variant.const === undefined);
+  const types = [...own, ...variants.flatMap(typesOf)].filter((type) => type !== "null");
+  return [...new Set(types)];
+}
+
 function typeOf(schema: JsonSchemaProperty): string {
-  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") : schema.type;
-  return type ?? "string";
+  const types = typesOf(schema);
+  if (types.length > 1) return "mixed";
+  return types[0] ?? "string";
+}
+
+/** A field's text as the first of its types it reads as, in the order a person would mean it. */
+function mixedValue(types: string[], raw: string): { value: unknown } | undefined {
+  const text = raw.trim();
+  const number = Number(text);
+  if (types.includes("integer") && Number.isInteger(number) && text !== "") return { value: number };
+  if (types.includes("number") && Number.isFinite(number) && text !== "") return { value: number };
+  if (types.includes("boolean") && (text === "true" || text === "false")) return { value: text === "true" };
+  if (types.includes("object") || types.includes("array")) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      const kind = Array.isArray(parsed) ? "array" : typeof parsed;
+      if (types.includes(kind)) return { value: parsed };
+    } catch {
+      // Not JSON: perhaps text.
+    }
+  }
+  if (types.includes("string")) return { value: raw };
+  return undefined;
+}
+
+/**
+ * What the form shows at first: each property's default, as the field shows it. A default is sent only while it
+ * is shown: a field emptied by the person is left out of the arguments.
+ */
+export function defaultsOf(schema: Record<string, unknown>): FormValues {
+  const values: FormValues = {};
+  for (const { name, property } of propertiesOf(schema)) {
+    if (property.default === undefined) continue;
+    const type = typeOf(property);
+    if (type === "boolean") values[name] = property.default === true;
+    else if (typeof property.default === "object" && property.default !== null)
+      values[name] = JSON.stringify(property.default);
+    else values[name] = String(property.default);
+  }
+  return values;
 }
 
 export function propertiesOf(schema: Record<string, unknown>) {
@@ -54,6 +111,17 @@ export function toArguments(schema: Record<string, unknown>, values: FormValues)
     }
     if (typeof raw !== "string" || raw.trim() === "") {
       if (required) errors[name] = "Required.";
+      continue;
+    }
+    const choice = choicesOf(property)?.find((option) => option.value === raw);
+    if (choice) {
+      args[name] = choice.sent;
+      continue;
+    }
+    if (type === "mixed") {
+      const read = mixedValue(typesOf(property), raw);
+      if (read) args[name] = read.value;
+      else errors[name] = `Enter ${typesOf(property).join(" or ")}.`;
       continue;
     }
     if (type === "number" || type === "integer") {
@@ -163,6 +231,7 @@ export function SchemaForm({
               <Input
                 id={id}
                 type={type === "number" || type === "integer" ? "number" : "text"}
+                placeholder={type === "mixed" ? typesOf(property).join(" or ") : undefined}
                 step={type === "integer" ? 1 : "any"}
                 value={typeof value === "string" ? value : ""}
                 onChange={(event) => set(event.target.value)}

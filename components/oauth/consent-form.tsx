@@ -2,6 +2,7 @@
 
 import { useActionState, useState } from "react";
 import { approveConsentAction, denyConsentAction } from "@/app/oauth/consent/actions";
+import { ActionForm } from "@/components/forms/action-form";
 import type { FormState } from "@/components/forms/form-state";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { ToolAccessFields } from "@/components/scope/tool-access-fields";
@@ -23,7 +24,13 @@ export function ConsentForm({ view }: { view: ConsentView }) {
   const fieldError = (...names: string[]) =>
     names.flatMap((name) => approved.fields?.[name] ?? []).join(" ") || undefined;
   return (
-    <form action={approve} className="grid gap-5" aria-label="Connect an app">
+    <ActionForm
+      // Deny is the form's other submit button; which one was pressed comes with the form.
+      action={(form) => (form.get("intent") === "deny" ? deny(form) : approve(form))}
+      state={state}
+      className="grid gap-5"
+      aria-label="Connect an app"
+    >
       <input type="hidden" name="request" value={view.requestId} />
       {state.error ? <Alert>{state.error}</Alert> : null}
       <fieldset className="grid gap-2">
@@ -82,10 +89,10 @@ export function ConsentForm({ view }: { view: ConsentView }) {
         <SubmitButton pendingText="Connecting…" disabled={!org || !!org.refusal}>
           Allow
         </SubmitButton>
-        <SubmitButton variant="secondary" formAction={deny} formNoValidate>
+        <SubmitButton variant="secondary" name="intent" value="deny" formNoValidate>
           Deny
         </SubmitButton>
       </div>
-    </form>
+    </ActionForm>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useActionState, useState } from "react";
 import { setOAuthPolicyAction } from "@/app/(app)/settings/connected-apps/actions";
+import { ActionForm } from "@/components/forms/action-form";
 import type { FormState } from "@/components/forms/form-state";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { Alert } from "@/components/ui/alert";
@@ -19,7 +20,13 @@ export function OAuthPolicyForm({
   const [state, action] = useActionState<FormState, FormData>(setOAuthPolicyAction, {});
   const [limit, setLimit] = useState(redirectHosts !== null);
   return (
-    <form action={action} className="mt-4 grid gap-3" aria-label="OAuth clients" noValidate>
+    <ActionForm
+      action={action}
+      state={state}
+      className="mt-4 grid gap-3"
+      aria-label="OAuth clients"
+      noValidate
+    >
       {state.error ? <Alert>{state.error}</Alert> : null}
       {state.success ? <Alert tone="success">{state.success}</Alert> : null}
       <label className="flex items-start gap-2 text-sm">
@@ -64,6 +71,6 @@ export function OAuthPolicyForm({
       <div>
         <SubmitButton pendingText="Saving…">Save</SubmitButton>
       </div>
-    </form>
+    </ActionForm>
   );
 }

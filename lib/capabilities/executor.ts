@@ -1,5 +1,6 @@
 import type { Database } from "@/db/client";
 import { getEnv } from "@/lib/env";
+import { AppError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { errorResult, type ToolResult } from "@/lib/tools/types";
 import { RunBudget } from "./run-budget";
@@ -83,7 +84,13 @@ export async function executeCapability(
       const overspent = budget.spendToolCall();
       if (overspent) throw new Error(overspent);
       const nested = { depth: options.depth + 1, budget: budget.within(runEnded) };
-      return valueForCode(await options.callTool(name, toolArgs, nested));
+      const result = await options.callTool(name, toolArgs, nested).catch((error: unknown) => {
+        // The catalog's refusal of a name says no more than "unknown tool": the code is told which one.
+        if (error instanceof AppError && error.code === "bad_request:unknown_tool")
+          throw new Error(`Unknown tool: ${name} (no tool of that name that this call may use).`);
+        throw error;
+      });
+      return valueForCode(result);
     },
   });
   // An editor's test run of unsaved code is not a use of the stored capability.

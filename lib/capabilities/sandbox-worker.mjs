@@ -48,10 +48,23 @@ function classify(message) {
   return "runtime";
 }
 
+// The capability's first line is this line of the wrapped source (see wrap).
+const CODE_FIRST_LINE = 3;
+
+/** The line of the capability's own code an error names first, if it names one. */
+function codeLine(stack) {
+  const match = typeof stack === "string" ? stack.match(/capability\.js:(\d+)/) : null;
+  const line = match ? Number(match[1]) - CODE_FIRST_LINE + 1 : 0;
+  return line >= 1 ? line : undefined;
+}
+
 function errorText(vm, handle) {
   const dumped = vm.dump(handle);
-  if (typeof dumped === "object" && dumped !== null)
-    return `${dumped.name ?? "Error"}: ${dumped.message ?? ""}`.trim();
+  if (typeof dumped === "object" && dumped !== null) {
+    // A syntax error says where it is: its message alone rarely does.
+    const line = dumped.name === "SyntaxError" ? codeLine(dumped.stack) : undefined;
+    return `${dumped.name ?? "Error"}: ${dumped.message ?? ""}${line ? ` (line ${line})` : ""}`.trim();
+  }
   return String(dumped);
 }
 

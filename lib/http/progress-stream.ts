@@ -1,17 +1,15 @@
-import type { Progress } from "@modelcontextprotocol/sdk/types.js";
-
 const NDJSON = "application/x-ndjson";
 
-/** Whether the caller asked to follow the work's progress (Accept: application/x-ndjson). */
+/** Whether the caller asked to follow the work as it goes (Accept: application/x-ndjson). */
 export const wantsProgress = (request: Request) => Boolean(request.headers.get("accept")?.includes(NDJSON));
 
 /**
- * Work answered as newline-delimited JSON: a `{"type":"progress",…}` line each time it reports progress, then one
- * `{"type":"result","result":…}` line, or, if it fails, `{"type":"refusal","status":…,"body":…}` with the status
+ * Work answered as newline-delimited JSON: each line the work sends as it goes (`{"type":"progress",…}`, say), then
+ * one `{"type":"result","result":…}` line, or, if it fails, `{"type":"refusal","status":…,"body":…}` with the status
  * and body its error would have had as a plain answer.
  */
-export function progressStream(
-  run: (report: (progress: Progress) => void) => Promise<unknown>,
+export function progressStream<Line extends { type: string }>(
+  run: (send: (line: Line) => void) => Promise<unknown>,
   refusalOf: (error: unknown) => Response,
 ): Response {
   const encoder = new TextEncoder();
@@ -23,7 +21,7 @@ export function progressStream(
         if (open) controller.enqueue(encoder.encode(`${JSON.stringify(value)}\n`));
       };
       try {
-        line({ type: "result", result: await run((progress) => line({ type: "progress", ...progress })) });
+        line({ type: "result", result: await run(line) });
       } catch (error) {
         const refused = refusalOf(error);
         line({ type: "refusal", status: refused.status, body: await refused.json() });

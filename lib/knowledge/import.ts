@@ -15,6 +15,9 @@ export interface KnowledgeFile {
 
 type NodeInput = z.input<typeof nodeInputSchema>;
 
+/** The shape of one node in a JSON file, as the import's messages show it. */
+const NODE_SHAPE = '{"name": "…", "content": "…", "metadata": {…}}';
+
 const jsonFileSchema = z.union([
   z.array(z.unknown()),
   z.object({ nodes: z.array(z.unknown()) }).transform((value) => value.nodes),
@@ -30,6 +33,17 @@ function fromMarkdown(file: KnowledgeFile): NodeInput {
       : file.name.replace(/\.(md|markdown)$/i, "");
   const content = (headingIndex >= 0 ? lines.filter((_, i) => i !== headingIndex) : lines).join("\n").trim();
   return { name, content, metadata: { source: file.name } };
+}
+
+/** What is wrong with one node of a JSON file, naming the field the import expected. */
+function nodeProblem(item: unknown, issue: z.core.$ZodIssue | undefined): string {
+  if (!item || typeof item !== "object" || Array.isArray(item))
+    return `expected an object like ${NODE_SHAPE}.`;
+  const field = typeof issue?.path[0] === "string" ? issue.path[0] : undefined;
+  const missing = field !== undefined && !(field in item);
+  if (field && missing)
+    return `expected the field "${field}" (${issue?.message}) Each node is ${NODE_SHAPE}.`;
+  return field ? `the field "${field}": ${issue?.message}` : (issue?.message ?? "invalid");
 }
 
 /** Reads nodes from uploaded files: JSON (an array of {name, content, metadata}, or {nodes: [...]}) or Markdown. */
@@ -53,7 +67,7 @@ export function parseKnowledgeFiles(files: KnowledgeFile[]): NodeInput[] {
       list.data.forEach((item, index) => {
         const node = nodeInputSchema.safeParse(item);
         if (node.success) nodes.push(node.data);
-        else problems.push(`${file.name}, node ${index + 1}: ${node.error.issues[0]?.message ?? "invalid"}`);
+        else problems.push(`${file.name}, node ${index + 1}: ${nodeProblem(item, node.error.issues[0])}`);
       });
     } else if (/\.(md|markdown)$/i.test(file.name)) {
       const node = nodeInputSchema.safeParse(fromMarkdown(file));

@@ -14,6 +14,7 @@ import type { McpClientPort } from "@/lib/mcp/types";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { countToolCall } from "@/lib/metrics/record";
 import { inSpan } from "@/lib/tracing/tracer";
+import { SCOPE_REFUSAL_CODE, UPSTREAM_ERROR_CODE } from "@/lib/usage/call-outcomes";
 import { recordUsage, type UsageEntry } from "@/lib/usage/record-usage";
 import { builtinTools } from "./builtin";
 import { type OrgCatalog, orgCatalog } from "./catalog-cache";
@@ -335,6 +336,8 @@ async function invokeInSpan(
 ): Promise<ToolResult> {
   const started = performance.now();
   let entry: Entry | undefined;
+  // A name outside the caller's scope is answered as unknown, but recorded as the tool it is, refused by scope.
+  let outOfScope = false;
   const log = async (
     outcome: "ok" | "tool_error" | "failed",
     { result, errorCode }: { errorCode?: string; result?: ToolResult } = {},
@@ -392,6 +395,10 @@ async function invokeInSpan(
           state,
         );
       }
+      if (options.scope) {
+        entry = (await lookUp(db, ctx, name, {})).entry;
+        outOfScope = entry !== undefined;
+      }
       throw new UnknownToolError(name);
     }
     // Built-ins parse their own arguments, so their messages are exactly those their contract promises.
@@ -400,10 +407,15 @@ async function invokeInSpan(
       await inSpan("tool.validate", {}, async () => validateToolArgs(schema, params));
     }
     const result = await run(db, ctx, entry, params, options);
-    await log(result.isError ? "tool_error" : "ok", { result });
+    await log(result.isError ? "tool_error" : "ok", {
+      result,
+      // The server's own protocol error is the server failing the call, not the tool's answer.
+      ...(result.upstreamError ? { errorCode: UPSTREAM_ERROR_CODE } : {}),
+    });
     return result;
   } catch (error) {
-    await log("failed", { errorCode: error instanceof AppError ? error.code : "internal" });
+    const errorCode = outOfScope ? SCOPE_REFUSAL_CODE : error instanceof AppError ? error.code : "internal";
+    await log("failed", { errorCode });
     throw error;
   }
 }

@@ -8,6 +8,7 @@ import {
   oauthClients,
   usageRecords,
 } from "@/db/schema";
+import { type OutcomeFigures, outcomeCounts, percentile, toolKey } from "./call-outcomes";
 import { flushUsage } from "./record-usage";
 
 export interface DashboardRange {
@@ -15,15 +16,18 @@ export interface DashboardRange {
   to: Date;
 }
 
-const errors = sql<number>`count(*) filter (where ${usageRecords.outcome} <> 'ok')`.mapWith(Number);
-const p50 =
-  sql<number>`coalesce(percentile_cont(0.5) within group (order by ${usageRecords.latencyMs}), 0)`.mapWith(
-    Number,
-  );
-const p95 =
-  sql<number>`coalesce(percentile_cont(0.95) within group (order by ${usageRecords.latencyMs}), 0)`.mapWith(
-    Number,
-  );
+const p50 = percentile(0.5);
+const p95 = percentile(0.95);
+
+/** The outcome counts under aliases, for a subquery that is joined afterwards. */
+const aliasedOutcomes = () => {
+  const counts = outcomeCounts();
+  return {
+    serverErrors: counts.serverErrors.as("server_errors"),
+    refused: counts.refused.as("refused"),
+    toolErrors: counts.toolErrors.as("tool_errors"),
+  };
+};
 
 function rangeFilter(orgId: string, range: DashboardRange) {
   return and(
@@ -36,7 +40,17 @@ function rangeFilter(orgId: string, range: DashboardRange) {
 /** The busiest rows a dashboard panel lists; a page of thousands of rows would cost more than it tells. */
 export const PANEL_ROWS = 10;
 
-const day = sql<string>`to_char(date_trunc('day', ${usageRecords.occurredAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
+/** Hours for a range of a day or two, days for longer ones. */
+export function bucketUnit(range: DashboardRange): "hour" | "day" {
+  return range.to.getTime() - range.from.getTime() <= 2 * 86_400_000 ? "hour" : "day";
+}
+
+/**
+ * A call's bucket as UTC text: `2026-06-30` for a day, `2026-06-30T14` for an hour. Written into the statement
+ * (two constants), so its GROUP BY and select are the same expression.
+ */
+const bucketOf = (unit: "hour" | "day") =>
+  sql<string>`to_char(date_trunc('${sql.raw(unit)}', ${usageRecords.occurredAt} at time zone 'UTC'), '${sql.raw(unit === "hour" ? 'YYYY-MM-DD"T"HH24' : "YYYY-MM-DD")}')`;
 
 /** Each query of the dashboard, by name, so the benchmark can time them one by one. */
 export const dashboardQueries = {
@@ -44,7 +58,7 @@ export const dashboardQueries = {
     db
       .select({
         calls: count(),
-        errors,
+        ...outcomeCounts(),
         p50,
         p95,
         activeUsers: countDistinct(usageRecords.userId),
@@ -52,19 +66,29 @@ export const dashboardQueries = {
       })
       .from(usageRecords)
       .where(rangeFilter(orgId, range)),
-  daily: (db: Database, orgId: string, range: DashboardRange) =>
-    db
-      .select({ day, calls: count(), errors })
+  buckets: (db: Database, orgId: string, range: DashboardRange) => {
+    const bucket = bucketOf(bucketUnit(range));
+    return db
+      .select({ bucket, calls: count(), ...outcomeCounts() })
       .from(usageRecords)
       .where(rangeFilter(orgId, range))
-      .groupBy(day)
-      .orderBy(day),
+      .groupBy(bucket)
+      .orderBy(bucket);
+  },
+  // One row per tool, whatever its calls were recorded with; names that exist nowhere share one row (null).
   tools: (db: Database, orgId: string, range: DashboardRange) =>
     db
-      .select({ tool: usageRecords.tool, source: usageRecords.source, calls: count(), errors, p50, p95 })
+      .select({
+        tool: toolKey,
+        source: sql<string | null>`max(${usageRecords.source})`,
+        calls: count(),
+        ...outcomeCounts(),
+        p50,
+        p95,
+      })
       .from(usageRecords)
       .where(rangeFilter(orgId, range))
-      .groupBy(usageRecords.tool, usageRecords.source)
+      .groupBy(toolKey)
       .orderBy(desc(count()))
       .limit(200),
   integrations: (db: Database, orgId: string, range: DashboardRange) => {
@@ -74,7 +98,7 @@ export const dashboardQueries = {
       .select({
         integrationId: usageRecords.integrationId,
         calls: count().as("calls"),
-        errors: errors.as("errors"),
+        ...aliasedOutcomes(),
         p50: p50.as("p50"),
         p95: p95.as("p95"),
       })
@@ -95,7 +119,9 @@ export const dashboardQueries = {
         stateCause: mcpIntegrations.stateCause,
         stateChangedAt: mcpIntegrations.stateChangedAt,
         calls: orZero(byIntegration.calls),
-        errors: orZero(byIntegration.errors),
+        serverErrors: orZero(byIntegration.serverErrors),
+        refused: orZero(byIntegration.refused),
+        toolErrors: orZero(byIntegration.toolErrors),
         p50: orZero(byIntegration.p50),
         p95: orZero(byIntegration.p95),
       })
@@ -107,7 +133,7 @@ export const dashboardQueries = {
   apiKeys: (db: Database, orgId: string, range: DashboardRange) => {
     // The busiest keys first, then their names: only those few rows are joined.
     const byKey = db
-      .select({ apiKeyId: usageRecords.apiKeyId, calls: count().as("calls"), errors: errors.as("errors") })
+      .select({ apiKeyId: usageRecords.apiKeyId, calls: count().as("calls"), ...aliasedOutcomes() })
       .from(usageRecords)
       .where(and(rangeFilter(orgId, range), isNotNull(usageRecords.apiKeyId)))
       .groupBy(usageRecords.apiKeyId)
@@ -120,7 +146,9 @@ export const dashboardQueries = {
         name: apiKeys.name,
         prefix: apiKeys.prefix,
         calls: byKey.calls,
-        errors: byKey.errors,
+        serverErrors: byKey.serverErrors,
+        refused: byKey.refused,
+        toolErrors: byKey.toolErrors,
       })
       .from(byKey)
       .leftJoin(apiKeys, eq(apiKeys.id, byKey.apiKeyId))
@@ -132,7 +160,7 @@ export const dashboardQueries = {
       .select({
         oauthClientId: usageRecords.oauthClientId,
         calls: count().as("calls"),
-        errors: errors.as("errors"),
+        ...aliasedOutcomes(),
         people: countDistinct(usageRecords.userId).as("people"),
       })
       .from(usageRecords)
@@ -146,25 +174,27 @@ export const dashboardQueries = {
         oauthClientId: byClient.oauthClientId,
         name: sql<string | null>`${oauthClients.metadata}->>'client_name'`,
         calls: byClient.calls,
-        errors: byClient.errors,
+        serverErrors: byClient.serverErrors,
+        refused: byClient.refused,
+        toolErrors: byClient.toolErrors,
         people: byClient.people,
       })
       .from(byClient)
       .leftJoin(oauthClients, eq(oauthClients.id, byClient.oauthClientId))
       .orderBy(desc(byClient.calls));
   },
+  // Every capability call, a test run of one not saved yet included: the tool panels count those too.
   capabilities: (db: Database, orgId: string, range: DashboardRange) =>
     db
       .select({
-        capabilityId: usageRecords.capabilityId,
         tool: usageRecords.tool,
         calls: count(),
-        errors,
+        ...outcomeCounts(),
         p50,
       })
       .from(usageRecords)
-      .where(and(rangeFilter(orgId, range), isNotNull(usageRecords.capabilityId)))
-      .groupBy(usageRecords.capabilityId, usageRecords.tool)
+      .where(and(rangeFilter(orgId, range), eq(usageRecords.source, "capability")))
+      .groupBy(usageRecords.tool)
       .orderBy(desc(count()))
       .limit(PANEL_ROWS),
   conversations: (db: Database, orgId: string, range: DashboardRange) =>
@@ -192,7 +222,7 @@ export async function dashboardData(db: Database, orgId: string, range: Dashboar
   const q = dashboardQueries;
   const [
     totals,
-    daily,
+    buckets,
     tools,
     integrations,
     keys,
@@ -202,7 +232,7 @@ export async function dashboardData(db: Database, orgId: string, range: Dashboar
     capabilityCount,
   ] = await Promise.all([
     q.totals(db, orgId, range),
-    q.daily(db, orgId, range),
+    q.buckets(db, orgId, range),
     q.tools(db, orgId, range),
     q.integrations(db, orgId, range),
     q.apiKeys(db, orgId, range),
@@ -211,15 +241,27 @@ export async function dashboardData(db: Database, orgId: string, range: Dashboar
     q.conversations(db, orgId, range),
     q.capabilityCount(db, orgId),
   ]);
-  const total = totals[0] ?? { calls: 0, errors: 0, p50: 0, p95: 0, activeUsers: 0, apiKeys: 0 };
+  const total = totals[0] ?? {
+    calls: 0,
+    serverErrors: 0,
+    refused: 0,
+    toolErrors: 0,
+    p50: 0,
+    p95: 0,
+    activeUsers: 0,
+    apiKeys: 0,
+  };
+  const failures = (row: OutcomeFigures) => row.serverErrors + row.toolErrors;
   return {
     totals: { ...total, conversations: conversationCount[0]?.conversations ?? 0 },
-    daily: fillDays(daily, range),
-    topTools: tools.slice(0, 10),
+    unit: bucketUnit(range),
+    buckets: fillBuckets(buckets, range),
+    topTools: tools.slice(0, PANEL_ROWS),
+    // Failing: the server failed the call or the tool answered with an error; refusals are the callers'.
     failingTools: tools
-      .filter((t) => t.errors > 0)
-      .sort((x, y) => y.errors - x.errors)
-      .slice(0, 10),
+      .filter((t) => failures(t) > 0)
+      .sort((x, y) => failures(y) - failures(x))
+      .slice(0, PANEL_ROWS),
     tools,
     integrations,
     apiKeys: keys,
@@ -231,19 +273,29 @@ export async function dashboardData(db: Database, orgId: string, range: Dashboar
 
 export type DashboardData = Awaited<ReturnType<typeof dashboardData>>;
 
-/** Every day of the range, with zeros where nothing happened, so a chart's axis has no gaps. */
-function fillDays(rows: { day: string; calls: number; errors: number }[], range: DashboardRange) {
-  const byDay = new Map(rows.map((row) => [row.day, row]));
-  const days: { day: string; calls: number; errors: number }[] = [];
+export type Bucket = { bucket: string } & OutcomeFigures;
+
+/** Every bucket of the range, with zeros where nothing happened, so a chart's axis has no gaps. */
+function fillBuckets(rows: Bucket[], range: DashboardRange): Bucket[] {
+  const unit = bucketUnit(range);
+  const byKey = new Map(rows.map((row) => [row.bucket, row]));
+  const buckets: Bucket[] = [];
+  const from = range.from;
   const cursor = new Date(
-    Date.UTC(range.from.getUTCFullYear(), range.from.getUTCMonth(), range.from.getUTCDate()),
+    Date.UTC(
+      from.getUTCFullYear(),
+      from.getUTCMonth(),
+      from.getUTCDate(),
+      unit === "hour" ? from.getUTCHours() : 0,
+    ),
   );
   while (cursor < range.to) {
-    const key = cursor.toISOString().slice(0, 10);
-    days.push(byDay.get(key) ?? { day: key, calls: 0, errors: 0 });
-    cursor.setUTCDate(cursor.getUTCDate() + 1);
+    const key = unit === "hour" ? cursor.toISOString().slice(0, 13) : cursor.toISOString().slice(0, 10);
+    buckets.push(byKey.get(key) ?? { bucket: key, calls: 0, serverErrors: 0, refused: 0, toolErrors: 0 });
+    if (unit === "hour") cursor.setUTCHours(cursor.getUTCHours() + 1);
+    else cursor.setUTCDate(cursor.getUTCDate() + 1);
   }
-  return days;
+  return buckets;
 }
 
 /** The dashboard's ranges, by their query value. */
@@ -255,8 +307,11 @@ export function isRangeKey(value: unknown): value is RangeKey {
   return typeof value === "string" && Object.hasOwn(RANGES, value);
 }
 
-/** The range a query value names, or the last 30 days for anything else (absent, repeated, unknown). */
+/** The range shown first: today's activity, hour by hour. */
+export const DEFAULT_RANGE: RangeKey = "24h";
+
+/** The range a query value names, or the default for anything else (absent, repeated, unknown). */
 export function rangeOf(key: unknown, now = new Date()): { key: RangeKey; range: DashboardRange } {
-  const chosen: RangeKey = isRangeKey(key) ? key : "30d";
+  const chosen: RangeKey = isRangeKey(key) ? key : DEFAULT_RANGE;
   return { key: chosen, range: { from: new Date(now.getTime() - RANGES[chosen] * 86_400_000), to: now } };
 }

@@ -24,6 +24,7 @@ beforeAll(async () => {
     '=HYPERLINK("http://evil.example","x")',
     "\t=1+1",
     "\r=2+2",
+    "\n=3+3-x",
     "@SUM(A1)",
     "+1",
     "-1",
@@ -45,23 +46,24 @@ afterAll(async () => {
 });
 
 describe("the CSV export", () => {
-  it("neutralizes cells a spreadsheet would run as formulas, a leading tab or carriage return included", async () => {
+  it("neutralizes cells a spreadsheet would run as formulas, after leading tabs and line breaks too", async () => {
     const response = await exportRoute(new Request("http://localhost:3000/admin/export?range=24h"), {
       params: Promise.resolve({}),
     });
     expect(response.status).toBe(200);
     const csv = await response.text();
-    const lines = csv.split("\n");
+    const lines = csv.split(/\r\n|\r|\n/);
     // No cell, at the start of a line or after a separator, begins with a formula character.
     for (const line of lines) expect(line).not.toMatch(/(^|,)[=+\-@\t\r]/);
     for (const expected of [
-      "everything_echo,,1,1,10,10",
-      '"\'=HYPERLINK(""http://evil.example"",""x"")",,1,1,20,20',
-      "'\t=1+1,,1,1,30,30",
-      '"\'\r=2+2",,1,1,40,40',
-      "'@SUM(A1),,1,1,50,50",
-      "'+1,,1,1,60,60",
-      "'-1,,1,1,70,70",
+      "everything_echo,,1,1,0,0,10,10",
+      '"\'=HYPERLINK(""http://evil.example"",""x"")",,1,1,0,0,20,20',
+      "'=1+1,,1,1,0,0,30,30",
+      "'=2+2,,1,1,0,0,40,40",
+      "'=3+3-x,,1,1,0,0,50,50",
+      "'@SUM(A1),,1,1,0,0,60,60",
+      "'+1,,1,1,0,0,70,70",
+      "'-1,,1,1,0,0,80,80",
     ])
       expect(lines).toContain(expected);
   });

@@ -150,8 +150,8 @@ describe("the dashboard and its export take only the ranges they know", () => {
     const now = new Date("2026-06-30T12:00:00Z");
     for (const value of ["toString", "constructor", "__proto__", "hasOwnProperty", ["7d"], undefined])
       expect(rangeOf(value, now)).toEqual({
-        key: "30d",
-        range: { from: new Date("2026-05-31T12:00:00Z"), to: now },
+        key: "24h",
+        range: { from: new Date("2026-06-29T12:00:00Z"), to: now },
       });
     expect(rangeOf("7d", now).key).toBe("7d");
   });
@@ -179,7 +179,7 @@ describe("the dashboard and its export take only the ranges they know", () => {
       expect((await response.json()).error).toBe("range must be one of 24h, 7d, 30d, 90d.");
     }
     expect((await get("range=7d")).status).toBe(200);
-    expect((await get("")).headers.get("content-disposition")).toMatch(/-30d\.csv"$/);
+    expect((await get("")).headers.get("content-disposition")).toMatch(/-24h\.csv"$/);
   });
 
   it("searches users without failing on NUL or a repeated parameter", async () => {

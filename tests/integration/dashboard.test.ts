@@ -62,21 +62,37 @@ afterAll(() => handle?.close());
 describe("the dashboard's figures", () => {
   it("counts calls, errors and latency percentiles for the organization and range only", async () => {
     const data = await dashboardData(handle.db, a.orgId, rangeOf("30d", now).range);
-    expect(data.totals).toMatchObject({ calls: 11, errors: 2, activeUsers: 1, apiKeys: 1 });
+    expect(data.totals).toMatchObject({
+      calls: 11,
+      serverErrors: 1,
+      toolErrors: 1,
+      refused: 0,
+      activeUsers: 1,
+      apiKeys: 1,
+    });
     expect(data.totals.p50).toBe(60);
-    expect(data.topTools[0]).toMatchObject({ tool: "fast", calls: 10, errors: 1, p50: 55 });
+    expect(data.topTools[0]).toMatchObject({ tool: "fast", calls: 10, toolErrors: 1, p50: 55 });
     expect(data.topTools[0]?.p95).toBeCloseTo(95.5, 1);
     expect(new Set(data.failingTools.map((t) => t.tool))).toEqual(new Set(["fast", "slow"]));
     expect(data.apiKeys).toEqual([
-      expect.objectContaining({ apiKeyId: keyId, name: "Reports", calls: 10, errors: 1 }),
+      expect.objectContaining({
+        apiKeyId: keyId,
+        name: "Reports",
+        calls: 10,
+        toolErrors: 1,
+        serverErrors: 0,
+      }),
     ]);
     // 30 days back from midday: 31 calendar days, the first and last in part.
-    expect(data.daily).toHaveLength(31);
-    expect(data.daily.reduce((sum, d) => sum + d.calls, 0)).toBe(11);
-    expect(data.daily.find((d) => d.day === "2026-06-27")).toEqual({
-      day: "2026-06-27",
+    expect(data.unit).toBe("day");
+    expect(data.buckets).toHaveLength(31);
+    expect(data.buckets.reduce((sum, d) => sum + d.calls, 0)).toBe(11);
+    expect(data.buckets.find((d) => d.bucket === "2026-06-27")).toEqual({
+      bucket: "2026-06-27",
       calls: 1,
-      errors: 1,
+      serverErrors: 1,
+      refused: 0,
+      toolErrors: 0,
     });
     const week = await dashboardData(handle.db, a.orgId, rangeOf("90d", now).range);
     expect(week.totals.calls).toBe(12);
@@ -116,10 +132,16 @@ describe("the dashboard's figures", () => {
       ]);
     const { integrations } = await dashboardData(handle.db, a.orgId, rangeOf("30d", now).range);
     expect(
-      integrations.map(({ name, calls, errors, p50, p95 }) => ({ name, calls, errors, p50, p95 })),
+      integrations.map(({ name, calls, serverErrors, p50, p95 }) => ({
+        name,
+        calls,
+        serverErrors,
+        p50,
+        p95,
+      })),
     ).toEqual([
-      { name: "Called", calls: 3, errors: 1, p50: 20, p95: 29 },
-      { name: "Idle", calls: 0, errors: 0, p50: 0, p95: 0 },
+      { name: "Called", calls: 3, serverErrors: 1, p50: 20, p95: 29 },
+      { name: "Idle", calls: 0, serverErrors: 0, p50: 0, p95: 0 },
     ]);
     expect(integrations[1]?.integrationId).toBe(idle?.id);
   });

@@ -54,4 +54,15 @@ describe("knowledge import", () => {
     );
     expect((await listKnowledgeNodes(handle.db, a)).map((node) => node.name)).not.toContain("fresh");
   });
+
+  it("names the field it expected when a node has another shape", async () => {
+    const error = await importKnowledgeNodes(handle.db, a, [
+      { name: "other.json", text: JSON.stringify([{ title: "router-9", text: "Oslo" }, "just text"]) },
+    ]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    const { message } = error as AppError;
+    expect(message).toContain('other.json, node 1: expected the field "name"');
+    expect(message).toContain('Each node is {"name": "…", "content": "…", "metadata": {…}}.');
+    expect(message).toContain("other.json, node 2: expected an object like {");
+  });
 });

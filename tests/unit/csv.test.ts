@@ -7,11 +7,20 @@ describe("CSV cells", () => {
     ["+1", "'+1"],
     ["-1", "'-1"],
     ["@SUM(A1)", "'@SUM(A1)"],
-    // A leading tab or carriage return is skipped by some spreadsheets before the formula that follows.
-    ["\t=cmd|' /C calc'!A0", "'\t=cmd|' /C calc'!A0"],
-    ["\r=1+1", '"\'\r=1+1"'],
+    // Leading tabs and line breaks are dropped, and the formula after them neutralized.
+    ["\t=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0"],
+    ["\r=1+1", "'=1+1"],
+    ["\n=1+1-2", "'=1+1-2"],
+    ["\r\n\t@SUM(A1)", "'@SUM(A1)"],
+    ["\n\n+1", "'+1"],
   ])("neutralizes a cell a spreadsheet would run as a formula: %j", (value, expected) => {
     expect(csvCell(value)).toBe(expected);
+  });
+
+  it("never lets a line of the file start a formula, whatever a caller named its tool", () => {
+    const names = ["\n=1+1-x", "\r\n=2+2", "\t\n-3", "ok", "\n\r@x"];
+    const lines = toCsv(names.map((name) => [name, 1])).split(/\r\n|\r|\n/);
+    for (const line of lines) expect(line).not.toMatch(/^[=+\-@]/);
   });
 
   it.each([

@@ -1,5 +1,4 @@
-import Link from "next/link";
-import { AuditChange } from "@/components/admin/audit-change";
+import { AuditLog } from "@/components/admin/audit-log";
 import { CallsChart } from "@/components/admin/calls-chart";
 import { PayloadSetting } from "@/components/admin/payload-setting";
 import { StatTable } from "@/components/admin/stat-table";
@@ -12,10 +11,35 @@ import { cn } from "@/lib/cn";
 import { recentHealthByIntegration } from "@/lib/health/health-round";
 import { stateView } from "@/lib/mcp/integrations/state-view";
 import { plural } from "@/lib/plural";
+import { type OutcomeFigures, UNKNOWN_TOOLS_LABEL } from "@/lib/usage/call-outcomes";
 import { type DashboardRange, dashboardData, PANEL_ROWS } from "@/lib/usage/dashboard";
 
 const ms = (value: number) => `${Math.round(value)} ms`;
 const percent = (part: number, whole: number) => (whole ? `${((part / whole) * 100).toFixed(1)}%` : "—");
+
+/** The same three outcome columns in every panel, counted by the same rules (lib/usage/call-outcomes.ts). */
+function outcomeColumns<T extends OutcomeFigures>() {
+  return [
+    { label: "Calls", cell: (row: T) => row.calls, numeric: true },
+    {
+      label: "Server errors",
+      cell: (row: T) =>
+        row.serverErrors ? `${row.serverErrors} (${percent(row.serverErrors, row.calls)})` : 0,
+      numeric: true,
+    },
+    { label: "Refused", cell: (row: T) => row.refused, numeric: true },
+    { label: "Tool errors", cell: (row: T) => row.toolErrors, numeric: true },
+  ];
+}
+
+/** A tool's name, or the one row of names that exist nowhere. */
+function ToolName({ tool }: { tool: string | null }) {
+  return tool === null ? (
+    <span className="text-xs italic text-muted-foreground">unknown tools</span>
+  ) : (
+    <code className="text-xs">{tool}</code>
+  );
+}
 
 /** The dashboard's figures for one organization and range: totals, the chart, the panels and the audit log. */
 export async function DashboardPanels({
@@ -24,7 +48,6 @@ export async function DashboardPanels({
   ownOrganization,
   range,
   auditKind,
-  link,
 }: {
   db: SignedInPage["db"];
   org: { id: string; recordToolPayloads: boolean };
@@ -32,11 +55,10 @@ export async function DashboardPanels({
   ownOrganization: boolean;
   range: DashboardRange;
   auditKind: string | undefined;
-  link: (changes: Record<string, string | undefined>) => string;
 }) {
   const [data, audit, health] = await Promise.all([
     dashboardData(db, org.id, range),
-    listAuditEvents(db, org.id, { range, kind: auditKind }),
+    listAuditEvents(db, org.id, { range, limit: 500 }),
     recentHealthByIntegration(db, org.id),
   ]);
   const { totals } = data;
@@ -44,20 +66,23 @@ export async function DashboardPanels({
     <>
       <section
         aria-label="Totals"
-        className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6"
+        className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5"
         data-testid="totals"
       >
         {[
           ["Tool calls", totals.calls.toLocaleString("en")],
-          ["Error rate", percent(totals.errors, totals.calls)],
-          ["p50 / p95", `${ms(totals.p50)} / ${ms(totals.p95)}`],
+          ["Server errors", `${totals.serverErrors} · ${percent(totals.serverErrors, totals.calls)}`],
+          ["Refused before the server", String(totals.refused)],
+          ["Tool error results", String(totals.toolErrors)],
+          ["Latency p50", ms(totals.p50)],
+          ["Latency p95", ms(totals.p95)],
           ["Active users", String(totals.activeUsers)],
           ["API keys used", String(totals.apiKeys)],
           ["Conversations", String(totals.conversations)],
         ].map(([label, value]) => (
-          <Card key={label} className="p-4">
+          <Card key={label} className="p-4" data-testid="kpi">
             <p className="text-xs text-muted-foreground">{label}</p>
-            <p className="mt-1 text-lg font-semibold tabular-nums">{value}</p>
+            <p className="mt-1 whitespace-nowrap text-lg font-semibold tabular-nums">{value}</p>
           </Card>
         ))}
       </section>
@@ -69,15 +94,15 @@ export async function DashboardPanels({
       ) : null}
 
       <Card>
-        <CardTitle>Tool calls over time</CardTitle>
-        <CallsChart daily={data.daily} />
+        <CardTitle>Tool calls per {data.unit} (UTC)</CardTitle>
+        <CallsChart buckets={data.buckets} unit={data.unit} />
       </Card>
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>
           <CardTitle>Integrations</CardTitle>
           <StatTable
-            caption="Health, error rate and latency of each integration"
+            caption="Health, outcomes and latency of each integration"
             rows={data.integrations}
             rowKey={(row) => row.integrationId}
             empty="No integrations yet."
@@ -109,8 +134,7 @@ export async function DashboardPanels({
                 label: "Health",
                 cell: (row) => <HealthStrip checks={health.get(row.integrationId) ?? []} />,
               },
-              { label: "Calls", cell: (row) => row.calls, numeric: true },
-              { label: "Errors", cell: (row) => percent(row.errors, row.calls), numeric: true },
+              ...outcomeColumns<(typeof data.integrations)[number]>(),
               { label: "p50", cell: (row) => (row.calls ? ms(row.p50) : "—"), numeric: true },
               { label: "p95", cell: (row) => (row.calls ? ms(row.p95) : "—"), numeric: true },
             ]}
@@ -119,14 +143,13 @@ export async function DashboardPanels({
         <Card>
           <CardTitle>Top tools</CardTitle>
           <StatTable
-            caption="The most called tools with their error rate and latency"
+            caption="The most called tools with their outcomes and latency"
             rows={data.topTools}
-            rowKey={(row) => row.tool}
+            rowKey={(row) => row.tool ?? UNKNOWN_TOOLS_LABEL}
             empty="No tool calls in this range."
             columns={[
-              { label: "Tool", cell: (row) => <code className="text-xs">{row.tool}</code> },
-              { label: "Calls", cell: (row) => row.calls, numeric: true },
-              { label: "Errors", cell: (row) => row.errors, numeric: true },
+              { label: "Tool", cell: (row) => <ToolName tool={row.tool} /> },
+              ...outcomeColumns<(typeof data.topTools)[number]>(),
               { label: "p50", cell: (row) => ms(row.p50), numeric: true },
               { label: "p95", cell: (row) => ms(row.p95), numeric: true },
             ]}
@@ -135,14 +158,13 @@ export async function DashboardPanels({
         <Card>
           <CardTitle>Failing tools</CardTitle>
           <StatTable
-            caption="Tools with errors in this range"
+            caption="Tools whose server failed calls or that answered with errors in this range"
             rows={data.failingTools}
-            rowKey={(row) => row.tool}
+            rowKey={(row) => row.tool ?? UNKNOWN_TOOLS_LABEL}
             empty="No failures in this range."
             columns={[
-              { label: "Tool", cell: (row) => <code className="text-xs">{row.tool}</code> },
-              { label: "Errors", cell: (row) => row.errors, numeric: true },
-              { label: "of calls", cell: (row) => percent(row.errors, row.calls), numeric: true },
+              { label: "Tool", cell: (row) => <ToolName tool={row.tool} /> },
+              ...outcomeColumns<(typeof data.failingTools)[number]>(),
             ]}
           />
         </Card>
@@ -155,8 +177,7 @@ export async function DashboardPanels({
             empty="No calls with API keys in this range."
             columns={[
               { label: "Key", cell: (row) => (row.name ? `${row.name} (${row.prefix}…)` : "deleted key") },
-              { label: "Calls", cell: (row) => row.calls, numeric: true },
-              { label: "Errors", cell: (row) => row.errors, numeric: true },
+              ...outcomeColumns<(typeof data.apiKeys)[number]>(),
             ]}
           />
           {totals.apiKeys > data.apiKeys.length ? (
@@ -175,8 +196,7 @@ export async function DashboardPanels({
             columns={[
               { label: "App", cell: (row) => row.name ?? "removed app" },
               { label: "People", cell: (row) => row.people, numeric: true },
-              { label: "Calls", cell: (row) => row.calls, numeric: true },
-              { label: "Errors", cell: (row) => row.errors, numeric: true },
+              ...outcomeColumns<(typeof data.oauthClients)[number]>(),
             ]}
           />
         </Card>
@@ -185,12 +205,11 @@ export async function DashboardPanels({
           <StatTable
             caption="Calls of the organization's capabilities"
             rows={data.capabilities}
-            rowKey={(row) => row.capabilityId ?? row.tool}
+            rowKey={(row) => row.tool}
             empty={`No capability calls in this range (${plural(data.capabilityCount, "capability", "capabilities")}).`}
             columns={[
               { label: "Capability", cell: (row) => <code className="text-xs">{row.tool}</code> },
-              { label: "Calls", cell: (row) => row.calls, numeric: true },
-              { label: "Errors", cell: (row) => row.errors, numeric: true },
+              ...outcomeColumns<(typeof data.capabilities)[number]>(),
               { label: "p50", cell: (row) => ms(row.p50), numeric: true },
             ]}
           />
@@ -200,43 +219,11 @@ export async function DashboardPanels({
         </Card>
       </div>
 
-      <Card>
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <CardTitle>Audit log</CardTitle>
-          <nav aria-label="Audit filter" className="flex flex-wrap gap-1 text-xs">
-            {[undefined, ...AUDIT_KINDS].map((kind) => (
-              <Link
-                key={kind ?? "all"}
-                href={link({ audit: kind })}
-                aria-current={kind === auditKind ? "page" : undefined}
-                className={cn(
-                  "rounded-full border px-2 py-0.5",
-                  kind === auditKind ? "bg-muted font-medium" : "hover:bg-muted",
-                )}
-              >
-                {kind ? kind.replace("_", " ") : "all"}
-              </Link>
-            ))}
-          </nav>
-        </div>
-        <StatTable
-          caption="Changes in this range, newest first"
-          rows={audit}
-          rowKey={(row) => String(row.id)}
-          empty="No changes in this range."
-          columns={[
-            { label: "When", cell: (row) => row.occurredAt.toISOString().replace("T", " ").slice(0, 16) },
-            {
-              label: "Who",
-              cell: (row) => row.actorEmail ?? (row.actorKey ? `key ${row.actorKey}` : "operator"),
-            },
-            { label: "What", cell: (row) => <code className="text-xs">{row.action}</code> },
-            { label: "Target", cell: (row) => row.targetName ?? "—" },
-            {
-              label: "Change",
-              cell: (row) => <AuditChange before={row.before} after={row.after} />,
-            },
-          ]}
+      <Card className="grid gap-2">
+        <AuditLog
+          rows={audit.map((row) => ({ ...row, occurredAt: row.occurredAt.toISOString() }))}
+          kinds={AUDIT_KINDS}
+          initialKind={auditKind}
         />
       </Card>
     </>
@@ -248,10 +235,12 @@ export function DashboardPanelsLoading() {
   return (
     <div className="grid gap-6" aria-busy="true" aria-live="polite">
       <p className="sr-only">Loading the figures…</p>
-      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
-        {["calls", "errors", "latency", "users", "keys", "conversations"].map((name) => (
-          <Card key={name} className="h-[74px] animate-pulse bg-muted/40 p-4" />
-        ))}
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
+        {["calls", "server", "refused", "tool", "p50", "p95", "users", "keys", "conversations"].map(
+          (name) => (
+            <Card key={name} className="h-[74px] animate-pulse bg-muted/40 p-4" />
+          ),
+        )}
       </div>
       <Card className="h-72 animate-pulse bg-muted/40" />
       <div className="grid gap-6 lg:grid-cols-2">

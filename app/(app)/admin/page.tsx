@@ -111,14 +111,13 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
       ) : null}
 
       {/* The figures stream in when their queries answer: the page and its controls show at once. */}
-      <Suspense key={`${org.id} ${key} ${params.audit ?? ""}`} fallback={<DashboardPanelsLoading />}>
+      <Suspense key={`${org.id} ${key}`} fallback={<DashboardPanelsLoading />}>
         <DashboardPanels
           db={db}
           org={org}
           ownOrganization={org.id === ctx.orgId}
           range={range}
           auditKind={params.audit}
-          link={link}
         />
       </Suspense>
     </div>

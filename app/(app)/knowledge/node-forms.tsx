@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState, useState, useTransition } from "react";
+import { ActionForm } from "@/components/forms/action-form";
 import type { FormState } from "@/components/forms/form-state";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { Alert } from "@/components/ui/alert";
@@ -21,7 +22,7 @@ export function NodeForm({ node }: { node?: KnowledgeNodeView }) {
   const id = node?.id ?? "new";
   const error = (name: string) => state.fields?.[name]?.[0];
   return (
-    <form action={action} className="mt-3 grid gap-3" noValidate>
+    <ActionForm action={action} state={state} className="mt-3 grid gap-3" noValidate>
       {state.error && !state.fields ? <Alert>{state.error}</Alert> : null}
       {state.success ? <Alert tone="success">{state.success}</Alert> : null}
       <Field id={`node-name-${id}`} label="Name" error={error("name")}>
@@ -49,7 +50,7 @@ export function NodeForm({ node }: { node?: KnowledgeNodeView }) {
       <div>
         <SubmitButton pendingText="Saving…">{node ? "Save node" : "Add node"}</SubmitButton>
       </div>
-    </form>
+    </ActionForm>
   );
 }
 
@@ -75,7 +76,7 @@ export function DeleteNodeButton({ id, name }: { id: string; name: string }) {
 export function ImportNodesForm() {
   const [state, action] = useActionState<FormState, FormData>(importNodesAction, {});
   return (
-    <form action={action} className="mt-3 grid gap-3" noValidate>
+    <ActionForm action={action} state={state} className="mt-3 grid gap-3" noValidate>
       {state.error ? <Alert>{state.error}</Alert> : null}
       {state.success ? <Alert tone="success">{state.success}</Alert> : null}
       <Field
@@ -95,6 +96,6 @@ export function ImportNodesForm() {
       <div>
         <SubmitButton pendingText="Importing…">Import</SubmitButton>
       </div>
-    </form>
+    </ActionForm>
   );
 }

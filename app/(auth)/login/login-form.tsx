@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { ActionForm } from "@/components/forms/action-form";
 import type { FormState } from "@/components/forms/form-state";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { Alert } from "@/components/ui/alert";
@@ -21,7 +22,7 @@ export function LoginForm({
   const [state, action] = useActionState<FormState, FormData>(loginAction, {});
   const error = state.error ?? providerError;
   return (
-    <form action={action} className="grid gap-4" noValidate>
+    <ActionForm action={action} state={state} className="grid gap-4" noValidate>
       {error ? <Alert>{error}</Alert> : null}
       <input type="hidden" name="callbackUrl" value={callbackUrl ?? "/"} />
       <Field id="email" label="Email">
@@ -38,6 +39,6 @@ export function LoginForm({
         <Input id="password" name="password" type="password" autoComplete="current-password" required />
       </Field>
       <SubmitButton pendingText="Signing in…">Sign in</SubmitButton>
-    </form>
+    </ActionForm>
   );
 }

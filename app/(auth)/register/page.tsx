@@ -10,13 +10,16 @@ export default async function RegisterPage() {
   if ((await auth())?.userId) redirect("/");
   return (
     <div className="grid gap-5">
-      <div>
-        <h1 className="text-xl font-semibold">Create an account</h1>
-        <p className="mt-1 text-sm text-muted-foreground">
-          You get an organization of your own to connect MCP servers to.
-        </p>
-      </div>
-      <RegisterForm />
+      <RegisterForm
+        heading={
+          <div>
+            <h1 className="text-xl font-semibold">Create an account</h1>
+            <p className="mt-1 text-sm text-muted-foreground">
+              You get an organization of your own to connect MCP servers to.
+            </p>
+          </div>
+        }
+      />
       <p className="text-center text-sm text-muted-foreground">
         Already have an account?{" "}
         <Link href="/login" className="font-medium text-primary underline underline-offset-2">

@@ -95,6 +95,13 @@ describe("capability sandbox: containment", () => {
     expect(await run("return {;")).toMatchObject({ ok: false, error: { kind: "invalid_code" } });
   });
 
+  it("names the line of the code a syntax error is on", async () => {
+    expect(await run("const a = 1;\nconst b = 2;\nreturn {;")).toMatchObject({
+      ok: false,
+      error: { kind: "invalid_code", message: "SyntaxError: invalid property name (line 3)" },
+    });
+  });
+
   it("keeps prototype pollution inside the sandbox", async () => {
     const result = await run(
       "Object.prototype.polluted = 'yes'; Array.prototype.map = null; return ({}).polluted;",

@@ -3,11 +3,15 @@ import { ValidationError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { toCsv } from "@/lib/http/csv";
 import { adminOrganization } from "@/lib/usage/admin-scope";
+import { UNKNOWN_TOOLS_LABEL } from "@/lib/usage/call-outcomes";
 import { dashboardData, isRangeKey, RANGES, rangeOf } from "@/lib/usage/dashboard";
 
 export const dynamic = "force-dynamic";
 
-/** The dashboard's per-tool figures for the range as CSV; cells a spreadsheet would run as formulas are quoted. */
+/**
+ * The dashboard's per-tool figures for the range as CSV, counted as the dashboard counts them; cells a spreadsheet
+ * would run as formulas are quoted.
+ */
 export const GET = apiRoute("GET /admin/export", async (request, { db }) => {
   const ctx = await requireSignedInUser();
   const url = new URL(request.url);
@@ -20,12 +24,14 @@ export const GET = apiRoute("GET /admin/export", async (request, { db }) => {
   const { key, range } = rangeOf(requested[0]);
   const data = await dashboardData(db, org.id, range);
   const csv = toCsv([
-    ["tool", "source", "calls", "errors", "p50_ms", "p95_ms"],
+    ["tool", "source", "calls", "server_errors", "refused", "tool_errors", "p50_ms", "p95_ms"],
     ...data.tools.map((row) => [
-      row.tool,
+      row.tool ?? UNKNOWN_TOOLS_LABEL,
       row.source ?? "",
       row.calls,
-      row.errors,
+      row.serverErrors,
+      row.refused,
+      row.toolErrors,
       Math.round(row.p50),
       Math.round(row.p95),
     ]),

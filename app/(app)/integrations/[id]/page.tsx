@@ -34,6 +34,7 @@ export default async function IntegrationPage({
       canManage={isAdminRole(ctx.role)}
       presetCredentials={entry?.credentials ?? []}
       testOnLoad={query.test === "1"}
+      viewerId={ctx.userId}
       oauthOutcome={query.oauth ? { result: query.oauth, reason: query.reason } : null}
     />
   );

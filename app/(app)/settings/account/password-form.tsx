@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { ActionForm } from "@/components/forms/action-form";
 import type { FormState } from "@/components/forms/form-state";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { Alert } from "@/components/ui/alert";
@@ -14,7 +15,7 @@ export function PasswordForm({ email }: { email: string }) {
   const fieldError = (name: string) => state.fields?.[name]?.[0];
   const hasFieldErrors = Object.keys(state.fields ?? {}).length > 0;
   return (
-    <form action={action} className="mt-4 grid max-w-md gap-4" noValidate>
+    <ActionForm action={action} state={state} className="mt-4 grid max-w-md gap-4" noValidate>
       {state.error && !hasFieldErrors ? <Alert>{state.error}</Alert> : null}
       {/* Lets password managers file the new password under the right account. */}
       <input type="hidden" name="username" autoComplete="username" value={email} />
@@ -46,6 +47,6 @@ export function PasswordForm({ email }: { email: string }) {
       <div>
         <SubmitButton pendingText="Changing…">Change password</SubmitButton>
       </div>
-    </form>
+    </ActionForm>
   );
 }

@@ -2,6 +2,7 @@
 
 import { Copy } from "lucide-react";
 import { useActionState, useState, useTransition } from "react";
+import { ActionForm } from "@/components/forms/action-form";
 import type { FormState } from "@/components/forms/form-state";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { Alert } from "@/components/ui/alert";
@@ -51,7 +52,7 @@ export function CreateApiKeyForm({
   const shown = choices ? SHOWN_FIELDS : ["name"];
   const elsewhere = state.error && !state.key && !shown.some((name) => state.fields?.[name]);
   return (
-    <form action={action} className="mt-4 grid gap-3" noValidate>
+    <ActionForm action={action} state={state} className="mt-4 grid gap-3" noValidate>
       <div className={choices ? "grid gap-3" : "grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end"}>
         <Field
           id="key-name"
@@ -105,7 +106,7 @@ export function CreateApiKeyForm({
           </div>
         </div>
       ) : null}
-    </form>
+    </ActionForm>
   );
 }
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
+import { AdminOnly } from "@/components/shell/admin-only";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardDescription, CardTitle } from "@/components/ui/card";
 import { listApiKeys } from "@/lib/api-keys/api-keys";
@@ -16,7 +16,8 @@ const date = (iso: string | null) =>
 
 export default async function ApiKeysPage() {
   const { db, ctx } = await requireSignedInPage();
-  if (!isAdminRole(ctx.role)) redirect("/");
+  if (!isAdminRole(ctx.role))
+    return <AdminOnly what="Managing API keys" back={{ href: "/connect", label: "Connect a client" }} />;
   const [keys, choices] = await Promise.all([listApiKeys(db, ctx), scopeChoices(db, ctx)]);
   const names = {
     integrations: new Map(choices.integrations.map((integration) => [integration.id, integration.name])),

@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { ActionForm } from "@/components/forms/action-form";
 import type { FormState } from "@/components/forms/form-state";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { Alert } from "@/components/ui/alert";
@@ -22,7 +23,7 @@ export function InvitationButton({
 }) {
   const [state, formAction] = useActionState<FormState, FormData>(action, {});
   return (
-    <form action={formAction} className="grid gap-3">
+    <ActionForm action={formAction} state={state} className="grid gap-3">
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
@@ -30,6 +31,6 @@ export function InvitationButton({
       <SubmitButton pendingText={pendingText} variant={variant} className="w-full">
         {children}
       </SubmitButton>
-    </form>
+    </ActionForm>
   );
 }

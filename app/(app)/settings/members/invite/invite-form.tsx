@@ -2,6 +2,7 @@
 
 import { Copy } from "lucide-react";
 import { useActionState, useEffect, useRef, useState } from "react";
+import { ActionForm } from "@/components/forms/action-form";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -12,13 +13,11 @@ import { createInvitationAction, type InvitationFormState } from "../actions";
 /** Invites an email with a role and shows the new link once, focused and ready to copy. */
 export function InviteForm({ canInviteOwner }: { canInviteOwner: boolean }) {
   const [state, action] = useActionState<InvitationFormState, FormData>(createInvitationAction, {});
-  const formRef = useRef<HTMLFormElement>(null);
   const linkRef = useRef<HTMLInputElement>(null);
   const [copyNote, setCopyNote] = useState("");
   useEffect(() => {
     setCopyNote("");
     if (!state.link) return;
-    formRef.current?.reset();
     linkRef.current?.focus();
     linkRef.current?.select();
   }, [state]);
@@ -35,9 +34,9 @@ export function InviteForm({ canInviteOwner }: { canInviteOwner: boolean }) {
 
   return (
     <div className="grid gap-4">
-      <form
-        ref={formRef}
+      <ActionForm
         action={action}
+        state={state}
         className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end"
         noValidate
       >
@@ -66,7 +65,7 @@ export function InviteForm({ canInviteOwner }: { canInviteOwner: boolean }) {
             <Alert>{state.error}</Alert>
           </div>
         ) : null}
-      </form>
+      </ActionForm>
       {state.link ? (
         <div className="grid gap-3" data-testid="new-invitation">
           <Alert tone="success">

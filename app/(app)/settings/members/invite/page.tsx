@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { redirect } from "next/navigation";
+import { AdminOnly } from "@/components/shell/admin-only";
 import { Card, CardDescription, CardTitle } from "@/components/ui/card";
 import { isAdminRole } from "@/lib/auth/context";
 import { requireSignedInPage } from "@/lib/auth/request-context";
@@ -16,7 +16,10 @@ const validity = (hours: number) =>
 
 export default async function InvitePage() {
   const { ctx } = await requireSignedInPage();
-  if (!isAdminRole(ctx.role)) redirect("/settings/members");
+  if (!isAdminRole(ctx.role))
+    return (
+      <AdminOnly what="Inviting people" back={{ href: "/settings/members", label: "Back to members" }} />
+    );
   const { INVITATION_TTL_HOURS, SMTP_URL } = getEnv();
   return (
     <div className="grid gap-6">

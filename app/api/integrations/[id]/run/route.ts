@@ -4,6 +4,7 @@ import { toErrorResponse } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { progressStream, wantsProgress } from "@/lib/http/progress-stream";
 import { readJsonBody } from "@/lib/http/read-json";
+import { type RunnerLine, runnerRelay } from "@/lib/mcp/relay/ask-in-runner";
 import { withDownstreamRelay } from "@/lib/mcp/relay/downstream-relay";
 import { runIntegrationTool } from "@/lib/tools/integration-tool-run";
 import { parseInput } from "@/lib/validation";
@@ -20,7 +21,8 @@ const bodySchema = z
 /**
  * The integration page's tool runner: one call of one of its tools, as the signed-in user. A route rather than
  * a server action, so the browser can cancel it: a cancelled request cancels the call on the MCP server. Asked
- * for NDJSON, it streams the server's progress reports before the result.
+ * for NDJSON, it streams what the server says during the call (progress, log messages, its questions and sampling
+ * requests, answered in the page) before the result.
  */
 export const POST = apiRoute<{ id: string }>(
   "POST /api/integrations/[id]/run",
@@ -30,8 +32,8 @@ export const POST = apiRoute<{ id: string }>(
     const id = (await params).id;
     const run = () => runIntegrationTool(db, ctx, id, toolName, args, { signal: request.signal });
     if (!wantsProgress(request)) return Response.json(await run());
-    return progressStream(
-      (report) => withDownstreamRelay({ progress: report }, run),
+    return progressStream<RunnerLine>(
+      (send) => withDownstreamRelay(runnerRelay(db, ctx, send), run),
       (error) => toErrorResponse(error, { route: "POST /api/integrations/[id]/run", requestId }),
     );
   },
