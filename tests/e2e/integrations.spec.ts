@@ -66,6 +66,13 @@ test.describe
       await expect(page.getByRole("button", { name: "Run tool" })).toBeEnabled();
       await expect(long).toHaveCount(0);
 
+      // Enabled again, it is tested at once, so the page says whether it works now.
+      await page.goto(page.url().replace(/\?.*$/, ""));
+      await expect(integrations.testResult()).toHaveCount(0);
+      await page.getByRole("button", { name: "Disable" }).click();
+      await page.getByRole("button", { name: "Enable" }).click();
+      await expect(integrations.testResult()).toHaveText(/Connected in \d+ ms/, { timeout: 30_000 });
+
       await page.goto("/integrations");
       await expect(page.getByTestId("integration-row")).toContainText("Everything");
       await expect(page.getByTestId("integration-row")).toContainText("Healthy");
