@@ -17,6 +17,8 @@ const nextConfig: NextConfig = {
     "@jitl/quickjs-wasmfile-release-sync",
   ],
   poweredByHeader: false,
+  // `forbidden()`: a member opening an admin-only page gets a 403 with its page in the app's shell.
+  experimental: { authInterrupts: true },
   async headers() {
     const dev = process.env.NODE_ENV === "development";
     return [

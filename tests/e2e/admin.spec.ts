@@ -133,9 +133,11 @@ test("the dashboard shows the calls made through REST and the chat, the audit lo
   // A member cannot open the organization's dashboard.
   await memberPage.reload();
   await new Shell(memberPage).switchTo(org);
-  await memberPage.goto("/admin");
-  await expect(memberPage.getByTestId("page-message")).toHaveText("The dashboard is for admins");
-  await expect(memberPage.getByText("Only the organization's owners and admins see")).toBeVisible();
+  expect((await memberPage.goto("/admin"))?.status()).toBe(403);
+  await expect(memberPage.getByTestId("page-message")).toHaveText("Only owners and admins can do this");
+  await expect(
+    memberPage.getByText("The dashboard is for the organization's owners and admins."),
+  ).toBeVisible();
   // Inside the app's shell, with a way back.
   await expect(memberPage.getByRole("navigation", { name: "Main" })).toBeVisible();
   await memberPage.getByRole("link", { name: "Go to the overview" }).click();
@@ -148,9 +150,12 @@ test("the dashboard shows the calls made through REST and the chat, the audit lo
     "/capabilities/new",
     "/settings/members/invite",
   ]) {
-    await memberPage.goto(path);
+    expect((await memberPage.goto(path))?.status(), path).toBe(403);
     await expect(memberPage).toHaveURL(new RegExp(`${path}$`));
     await expect(memberPage.getByTestId("page-message")).toHaveText("Only owners and admins can do this");
+    await expect(
+      memberPage.locator("#main").getByRole("link", { name: /^Back to |^Connect a client$/ }),
+    ).toBeVisible();
     await expect(memberPage.getByRole("navigation", { name: "Main" })).toBeVisible();
   }
   await memberContext.close();

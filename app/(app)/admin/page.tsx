@@ -1,8 +1,8 @@
 import { Download } from "lucide-react";
 import type { Metadata } from "next";
 import Link from "next/link";
+import { forbidden } from "next/navigation";
 import { Suspense } from "react";
-import { PageMessage } from "@/components/shell/page-message";
 import { buttonClasses } from "@/components/ui/button";
 import { requireSignedInPage } from "@/lib/auth/request-context";
 import { cn } from "@/lib/cn";
@@ -28,13 +28,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Search
     if (error instanceof ForbiddenError) return null;
     throw error;
   });
-  if (!org)
-    return (
-      <PageMessage title="The dashboard is for admins" links={[{ href: "/", label: "Go to the overview" }]}>
-        Only the organization&apos;s owners and admins see its health, usage and audit log. Ask one of them if
-        you need something from it.
-      </PageMessage>
-    );
+  if (!org) forbidden();
   const { key, range } = rangeOf(params.range);
   const organizations = ctx.isSuperadmin ? await listAllOrganizations(db) : [];
   const link = (changes: Record<string, string | undefined>) => {

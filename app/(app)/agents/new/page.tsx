@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
+import { forbidden } from "next/navigation";
 import { AgentForm } from "@/components/agents/agent-form";
-import { AdminOnly } from "@/components/shell/admin-only";
 import { isAdminRole } from "@/lib/auth/context";
 import { requireSignedInPage } from "@/lib/auth/request-context";
 import { agentFormOptions, agentFormValues } from "@/lib/chat/agent-form-data";
@@ -9,8 +9,7 @@ export const metadata: Metadata = { title: "New agent" };
 
 export default async function NewAgentPage() {
   const { db, ctx } = await requireSignedInPage();
-  if (!isAdminRole(ctx.role))
-    return <AdminOnly what="Creating an agent" back={{ href: "/agents", label: "Back to agents" }} />;
+  if (!isAdminRole(ctx.role)) forbidden();
   return (
     <div className="grid gap-6">
       <h1 className="text-2xl font-semibold">New agent</h1>

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
+import { forbidden } from "next/navigation";
 import { CapabilityForm, NEW_CAPABILITY } from "@/components/capabilities/capability-form";
-import { AdminOnly } from "@/components/shell/admin-only";
 import { isAdminRole } from "@/lib/auth/context";
 import { requireSignedInPage } from "@/lib/auth/request-context";
 
@@ -8,13 +8,7 @@ export const metadata: Metadata = { title: "New capability" };
 
 export default async function NewCapabilityPage() {
   const { ctx } = await requireSignedInPage();
-  if (!isAdminRole(ctx.role))
-    return (
-      <AdminOnly
-        what="Creating a capability"
-        back={{ href: "/capabilities", label: "Back to capabilities" }}
-      />
-    );
+  if (!isAdminRole(ctx.role)) forbidden();
   return (
     <div className="grid gap-6">
       <h1 className="text-2xl font-semibold">New capability</h1>

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
+import { forbidden } from "next/navigation";
 import { AddIntegration } from "@/components/integrations/add-integration";
-import { AdminOnly } from "@/components/shell/admin-only";
 import { isAdminRole } from "@/lib/auth/context";
 import { requireSignedInPage } from "@/lib/auth/request-context";
 import { getEnv } from "@/lib/env";
@@ -10,13 +10,7 @@ export const metadata: Metadata = { title: "Add integration" };
 
 export default async function NewIntegrationPage() {
   const { ctx } = await requireSignedInPage();
-  if (!isAdminRole(ctx.role))
-    return (
-      <AdminOnly
-        what="Adding an integration"
-        back={{ href: "/integrations", label: "Back to integrations" }}
-      />
-    );
+  if (!isAdminRole(ctx.role)) forbidden();
   const entries = offeredPresets().map(({ bundled, demo: _demo, ...entry }) => ({
     ...entry,
     bundled: Boolean(bundled),

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AdminOnly } from "@/components/shell/admin-only";
+import { forbidden } from "next/navigation";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardDescription, CardTitle } from "@/components/ui/card";
 import { listApiKeys } from "@/lib/api-keys/api-keys";
@@ -16,8 +16,7 @@ const date = (iso: string | null) =>
 
 export default async function ApiKeysPage() {
   const { db, ctx } = await requireSignedInPage();
-  if (!isAdminRole(ctx.role))
-    return <AdminOnly what="Managing API keys" back={{ href: "/connect", label: "Connect a client" }} />;
+  if (!isAdminRole(ctx.role)) forbidden();
   const [keys, choices] = await Promise.all([listApiKeys(db, ctx), scopeChoices(db, ctx)]);
   const names = {
     integrations: new Map(choices.integrations.map((integration) => [integration.id, integration.name])),

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AdminOnly } from "@/components/shell/admin-only";
+import { forbidden } from "next/navigation";
 import { Card, CardDescription, CardTitle } from "@/components/ui/card";
 import { isAdminRole } from "@/lib/auth/context";
 import { requireSignedInPage } from "@/lib/auth/request-context";
@@ -16,10 +16,7 @@ const validity = (hours: number) =>
 
 export default async function InvitePage() {
   const { ctx } = await requireSignedInPage();
-  if (!isAdminRole(ctx.role))
-    return (
-      <AdminOnly what="Inviting people" back={{ href: "/settings/members", label: "Back to members" }} />
-    );
+  if (!isAdminRole(ctx.role)) forbidden();
   const { INVITATION_TTL_HOURS, SMTP_URL } = getEnv();
   return (
     <div className="grid gap-6">
