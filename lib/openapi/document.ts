@@ -28,6 +28,7 @@ export function buildOpenApiDocument(
 ) {
   const { properties = {}, ...invokeBody } = invokeRequest as {
     properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
   };
   const invokeVariants = tools.map((tool) => ({
     title: tool.name,
@@ -37,6 +38,8 @@ export function buildOpenApiDocument(
       tool_name: { ...properties.tool_name, const: tool.name },
       params: { $ref: `#/components/schemas/${schemaName(tool.name)}` },
     },
+    // Without params the tool gets {}, which a tool with required arguments refuses: the document says so.
+    ...(hasRequiredArguments(tool) ? { required: [...(invokeBody.required ?? []), "params"] } : {}),
   }));
   return {
     openapi: "3.1.0",
@@ -134,6 +137,11 @@ export function buildOpenApiDocument(
       },
     },
   };
+}
+
+function hasRequiredArguments(tool: ToolDescriptor): boolean {
+  const { required } = tool.inputSchema as { required?: unknown };
+  return Array.isArray(required) && required.length > 0;
 }
 
 function schemaName(toolName: string): string {
