@@ -11,6 +11,23 @@ const errorSchema = {
   required: ["error"],
 };
 
+// What the seed's error contract answers when a tool itself fails (a 500, as the requirements fix it).
+const toolFailureSchema = {
+  type: "object",
+  properties: {
+    error: { const: "Tool execution failed" },
+    tool_name: { type: "string" },
+    details: { type: "string", description: "What the tool reported." },
+    upstream_error: {
+      type: "object",
+      description: "The MCP error the tool's server answered with, as it sent it.",
+      properties: { code: { type: "integer" }, message: { type: "string" }, data: {} },
+      required: ["code", "message"],
+    },
+  },
+  required: ["error", "tool_name", "details"],
+};
+
 const errorResponse = (description: string) => ({
   description,
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
@@ -112,7 +129,20 @@ export function buildOpenApiDocument(
             "413": errorResponse("The body is too large."),
             "415": errorResponse("The body is not JSON."),
             "429": errorResponse("Rate limit reached; see Retry-After."),
-            "500": errorResponse("The tool failed; details says how."),
+            "500": {
+              description:
+                "The tool itself failed (a ToolFailure: details says how), or Switchboard did (an Error with a code).",
+              content: {
+                "application/json": {
+                  schema: {
+                    anyOf: [
+                      { $ref: "#/components/schemas/ToolFailure" },
+                      { $ref: "#/components/schemas/Error" },
+                    ],
+                  },
+                },
+              },
+            },
           },
         },
       },
@@ -128,6 +158,7 @@ export function buildOpenApiDocument(
       },
       schemas: {
         Error: errorSchema,
+        ToolFailure: toolFailureSchema,
         ...Object.fromEntries(
           tools.map((tool) => [
             schemaName(tool.name),
