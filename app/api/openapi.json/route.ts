@@ -2,6 +2,7 @@ import { UnauthorizedError } from "@/lib/errors";
 import { requireApiCaller } from "@/lib/http/api-context";
 import { apiRoute } from "@/lib/http/api-route";
 import { trustedOrigin } from "@/lib/http/app-origin";
+import { otherMethods } from "@/lib/http/other-methods";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { builtinTools } from "@/lib/tools/builtin";
 import { listTools } from "@/lib/tools/catalog";
@@ -29,3 +30,5 @@ export const GET = apiRoute("GET /api/openapi.json", async (request, { db }) => 
   const origin = trustedOrigin(request.headers);
   return Response.json(buildOpenApiDocument(tools, origin, inputJsonSchema(invokeRequestSchema)));
 });
+
+export const { DELETE, OPTIONS, PATCH, POST, PUT } = otherMethods("GET");
