@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { logger } from "@/lib/logger";
+import { nodeRequestBody } from "./node-request-body";
 import { registerNodeRoute } from "./node-routes.mjs";
 import { securityHeaders } from "./security-headers";
-import { webStreamOf } from "./web-stream-of";
 
 type RouteHandler = (
   request: Request,
@@ -13,7 +13,7 @@ const BODILESS_METHODS = new Set(["GET", "HEAD"]);
 const fixedHeaders = securityHeaders(false).map(({ key, value }) => [key, value] as const);
 
 /** The request as the platform's Request; its body is read only if the handler reads it. */
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+function toRequest(req: IncomingMessage, signal: AbortSignal, body?: ReadableStream<Uint8Array>): Request {
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
@@ -22,7 +22,7 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
     method,
     headers,
     signal,
-    ...(BODILESS_METHODS.has(method) ? {} : { body: webStreamOf(req), duplex: "half" }),
+    ...(body ? { body, duplex: "half" } : {}),
   } as RequestInit);
 }
 
@@ -32,9 +32,12 @@ async function answer(req: IncomingMessage, res: ServerResponse, handler: RouteH
   res.once("close", () => {
     if (!res.writableFinished) hangUp.abort();
   });
+  const body = BODILESS_METHODS.has(req.method ?? "GET") ? undefined : nodeRequestBody(req);
+  // What the handler did not read (a body refused as too large) is dropped, so the connection can serve the next.
+  if (body) res.once("finish", body.discardUnread);
   let response: Response;
   try {
-    response = await handler(toRequest(req, hangUp.signal), { params: Promise.resolve({}) });
+    response = await handler(toRequest(req, hangUp.signal, body?.stream), { params: Promise.resolve({}) });
   } catch (error) {
     // The handlers map their own errors; only a request that cannot be read as one (a bad Host) gets here.
     logger.warn("unreadable request", { method: req.method, err: error });

@@ -6,6 +6,17 @@ import type { Readable } from "node:stream";
  */
 export function webStreamOf(body: Readable): ReadableStream<Uint8Array> {
   const chunks = body[Symbol.asyncIterator]();
+  return webStreamOfChunks(chunks, async () => {
+    body.destroy();
+    await chunks.return?.();
+  });
+}
+
+/** A Node stream's chunks as a web stream, pulled one at a time; `cancel` says what a reader's cancel does. */
+export function webStreamOfChunks(
+  chunks: AsyncIterator<unknown>,
+  cancel: () => Promise<void>,
+): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
@@ -17,9 +28,6 @@ export function webStreamOf(body: Readable): ReadableStream<Uint8Array> {
         controller.error(error);
       }
     },
-    async cancel() {
-      body.destroy();
-      await chunks.return?.();
-    },
+    cancel,
   });
 }

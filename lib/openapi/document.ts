@@ -11,6 +11,23 @@ const errorSchema = {
   required: ["error"],
 };
 
+// What the seed's error contract answers when a tool itself fails (a 500, as the requirements fix it).
+const toolFailureSchema = {
+  type: "object",
+  properties: {
+    error: { const: "Tool execution failed" },
+    tool_name: { type: "string" },
+    details: { type: "string", description: "What the tool reported." },
+    upstream_error: {
+      type: "object",
+      description: "The MCP error the tool's server answered with, as it sent it.",
+      properties: { code: { type: "integer" }, message: { type: "string" }, data: {} },
+      required: ["code", "message"],
+    },
+  },
+  required: ["error", "tool_name", "details"],
+};
+
 const errorResponse = (description: string) => ({
   description,
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
@@ -28,6 +45,7 @@ export function buildOpenApiDocument(
 ) {
   const { properties = {}, ...invokeBody } = invokeRequest as {
     properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
   };
   const invokeVariants = tools.map((tool) => ({
     title: tool.name,
@@ -37,6 +55,8 @@ export function buildOpenApiDocument(
       tool_name: { ...properties.tool_name, const: tool.name },
       params: { $ref: `#/components/schemas/${schemaName(tool.name)}` },
     },
+    // Without params the tool gets {}, which a tool with required arguments refuses: the document says so.
+    ...(hasRequiredArguments(tool) ? { required: [...(invokeBody.required ?? []), "params"] } : {}),
   }));
   return {
     openapi: "3.1.0",
@@ -109,7 +129,20 @@ export function buildOpenApiDocument(
             "413": errorResponse("The body is too large."),
             "415": errorResponse("The body is not JSON."),
             "429": errorResponse("Rate limit reached; see Retry-After."),
-            "500": errorResponse("The tool failed; details says how."),
+            "500": {
+              description:
+                "The tool itself failed (a ToolFailure: details says how), or Switchboard did (an Error with a code).",
+              content: {
+                "application/json": {
+                  schema: {
+                    anyOf: [
+                      { $ref: "#/components/schemas/ToolFailure" },
+                      { $ref: "#/components/schemas/Error" },
+                    ],
+                  },
+                },
+              },
+            },
           },
         },
       },
@@ -125,6 +158,7 @@ export function buildOpenApiDocument(
       },
       schemas: {
         Error: errorSchema,
+        ToolFailure: toolFailureSchema,
         ...Object.fromEntries(
           tools.map((tool) => [
             schemaName(tool.name),
@@ -134,6 +168,11 @@ export function buildOpenApiDocument(
       },
     },
   };
+}
+
+function hasRequiredArguments(tool: ToolDescriptor): boolean {
+  const { required } = tool.inputSchema as { required?: unknown };
+  return Array.isArray(required) && required.length > 0;
 }
 
 function schemaName(toolName: string): string {

@@ -1,3 +1,4 @@
+import { Agent, request as httpRequest } from "node:http";
 import { expect, newAccount, test } from "./fixtures/signed-in";
 
 // One organization for the file: the third test checks what the first one's key reaches.
@@ -118,4 +119,89 @@ test("a key of one organization reaches nothing of another", async ({ request })
   const foreign = await invoke({ tool_name: "everything_echo", params: { message: "x" } });
   expect(foreign.status()).toBe(400);
   expect((await foreign.json()).error).toBe("unknown tool");
+});
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** One request over node:http (any method, any agent), failing after 10 s without an answer. */
+function send(
+  url: string,
+  method: string,
+  options: { agent?: Agent; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, agent: options.agent, headers: options.headers });
+    req.setTimeout(10_000, () => req.destroy(new Error(`${method} ${url}: no answer within 10 s`)));
+    req.on("error", reject);
+    req.on("response", (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => {
+        text += chunk;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
+    req.end(options.body);
+  });
+}
+
+test("a body refused with 413 leaves the keep-alive connection serving the next calls", async ({
+  baseURL,
+}) => {
+  test.skip(!fuzzKey, "needs the key of the first test");
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const headers = { authorization: `Bearer ${fuzzKey}`, "content-type": "application/json" };
+  const invoke = (body: string | Buffer) =>
+    send(`${baseURL}/api/mcp/invoke`, "POST", { agent, headers, body });
+  const sockets = new Set<unknown>();
+  agent.on("free", (socket) => sockets.add(socket));
+  try {
+    const large = Buffer.from(
+      JSON.stringify({ tool_name: "knowledge_search", params: { query: "x".repeat(1_100_000) } }),
+    );
+    expect((await invoke(large)).status).toBe(413);
+    const found = await invoke(
+      JSON.stringify({ tool_name: "knowledge_search", params: { query: "router" } }),
+    );
+    expect(found.status).toBe(200);
+    const wrongTypes = await invoke(
+      JSON.stringify({ tool_name: "node_knowledge_retriever", params: { node_names: 7 } }),
+    );
+    expect(wrongTypes.status).toBe(400);
+    expect(JSON.parse(wrongTypes.text).error).toMatch(/node_names/);
+    // All of it over the one connection.
+    expect(sockets.size).toBe(1);
+  } finally {
+    agent.destroy();
+  }
+});
+
+test("TRACE and other methods a route does not serve get a JSON 405 with Allow, never a 500", async ({
+  baseURL,
+}) => {
+  const cases: [string, string, string][] = [
+    ["TRACE", "/api/mcp/invoke", "OPTIONS, POST"],
+    ["TRACE", "/api/mcp/tools", "GET, HEAD, OPTIONS"],
+    ["TRACE", "/api/mcp", "GET, HEAD, OPTIONS, POST, DELETE"],
+    ["TRACE", "/api/health", "GET, HEAD, OPTIONS"],
+    ["PUT", "/api/mcp/tools", "GET, HEAD, OPTIONS"],
+    ["GET", "/api/mcp/invoke", "OPTIONS, POST"],
+    ["PATCH", "/api/mcp", "GET, HEAD, OPTIONS, POST, DELETE"],
+    ["DELETE", "/api/openapi.json", "GET, HEAD, OPTIONS"],
+  ];
+  for (const [method, path, allow] of cases) {
+    const answer = await send(`${baseURL}${path}`, method, {
+      headers: { authorization: `Bearer ${fuzzKey}` },
+    });
+    expect(answer.status, `${method} ${path}`).toBe(405);
+    expect(answer.headers.allow, `${method} ${path}`).toBe(allow);
+    expect(JSON.parse(answer.text)).toEqual({
+      error: `${method} is not allowed on ${path}; use ${allow}.`,
+      code: "method_not_allowed:request",
+    });
+  }
 });

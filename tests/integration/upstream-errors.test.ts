@@ -1,11 +1,13 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError, UrlElicitationRequiredError } from "@modelcontextprotocol/sdk/types.js";
+import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration } from "@/lib/mcp/integrations/create-integration";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
 import {
   type RunningFaultServer,
   type RunningFixture,
@@ -184,7 +186,8 @@ describe("an upstream server's MCP errors", () => {
   });
 
   it("reach REST callers in the error contract, with the server's message and its error", async () => {
-    expect(await rest("faulty_needs_url")).toEqual({
+    const answer = await rest("faulty_needs_url");
+    expect(answer).toEqual({
       status: 500,
       body: {
         error: "Tool execution failed",
@@ -193,6 +196,11 @@ describe("an upstream server's MCP errors", () => {
         upstream_error: NEEDS_URL,
       },
     });
+    // The OpenAPI document describes that answer as it is.
+    const document = buildOpenApiDocument([], "http://localhost:3000", {});
+    const { schema } = document.paths["/api/mcp/invoke"].post.responses["500"].content["application/json"];
+    const validate = new Ajv({ strict: false }).compile({ ...schema, components: document.components });
+    expect(validate(answer.body), JSON.stringify(validate.errors)).toBe(true);
   });
 });
 

@@ -1,9 +1,11 @@
-import { createServer, type Server } from "node:http";
+import { Agent, createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiRoute } from "@/lib/http/api-route";
 import { nodeRouteFor } from "@/lib/http/node-routes.mjs";
+import { readJsonBody } from "@/lib/http/read-json";
 import { serveFromNode, withAuthorizationHeader } from "@/lib/http/serve-from-node";
 
 let server: Server;
@@ -25,6 +27,11 @@ beforeAll(async () => {
     await new Promise((resolve) => req.signal.addEventListener("abort", resolve));
     return new Response("too late");
   });
+  serveFromNode(
+    "POST",
+    "/node/json",
+    apiRoute("POST /node/json", async (req) => Response.json({ got: await readJsonBody(req) })),
+  );
   // What scripts/serve.mjs does, with a stand-in for Next.js's handler.
   server = createServer((req, res) => {
     if (nodeRouteFor(req.method, req.url)?.(req, res)) return;
@@ -98,5 +105,42 @@ describe("serveFromNode", () => {
     });
     expect(reply).toMatch(/^HTTP\/1.1 400/);
     expect(reply).toContain("The request could not be read.");
+  });
+
+  it("keeps answering on a keep-alive connection after refusing a body too large to read", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (body: Buffer | string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; text: string; socket: unknown }>((resolve, reject) => {
+        const req = httpRequest(`${origin}/node/json`, {
+          method: "POST",
+          agent,
+          headers: { "content-type": "application/json", ...headers },
+        });
+        req.setTimeout(4000, () => req.destroy(new Error("no answer within 4 s")));
+        req.on("error", reject);
+        req.on("response", (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk) => {
+            text += chunk;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text, socket: req.socket }));
+        });
+        req.end(body);
+      });
+    try {
+      const large = Buffer.alloc(1_100_000, 0x20);
+      const refused = await post(large);
+      expect(refused.status).toBe(413);
+      const chunkedRefused = await post(large, { "transfer-encoding": "chunked" });
+      expect(chunkedRefused.status).toBe(413);
+      for (let i = 0; i < 3; i++) {
+        const answered = await post(JSON.stringify({ n: i }));
+        expect(answered.status).toBe(200);
+        expect(JSON.parse(answered.text)).toEqual({ got: { n: i } });
+      }
+    } finally {
+      agent.destroy();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { requireSignedInUser } from "@/lib/auth/request-context";
 import { chatTurn } from "@/lib/chat/chat-turn";
 import { apiRoute } from "@/lib/http/api-route";
+import { otherMethods } from "@/lib/http/other-methods";
 import { readJsonBody } from "@/lib/http/read-json";
 
 export const dynamic = "force-dynamic";
@@ -11,3 +12,5 @@ export const POST = apiRoute("POST /api/chat", async (request, { db }) => {
   const ctx = await requireSignedInUser();
   return chatTurn(db, ctx, await readJsonBody(request, 4 * 1024 * 1024), { signal: request.signal });
 });
+
+export const { DELETE, GET, HEAD, OPTIONS, PATCH, PUT } = otherMethods("POST");

@@ -1,5 +1,6 @@
 import { pingDatabase } from "@/lib/health/ping-database";
 import { apiRoute } from "@/lib/http/api-route";
+import { otherMethods } from "@/lib/http/other-methods";
 import { logger } from "@/lib/logger";
 import packageJson from "@/package.json" with { type: "json" };
 
@@ -22,3 +23,5 @@ export const GET = apiRoute("GET /api/health", async () => {
     );
   }
 });
+
+export const { DELETE, OPTIONS, PATCH, POST, PUT } = otherMethods("GET");

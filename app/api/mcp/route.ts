@@ -1,6 +1,7 @@
 import { gatewayEndpoint } from "@/lib/gateway/gateway-endpoint";
 import { serveMcpDelete, serveMcpGet, serveMcpPost } from "@/lib/gateway/serve-mcp";
 import { uncompressedApiRoute } from "@/lib/http/api-route";
+import { otherMethods } from "@/lib/http/other-methods";
 import { serveFromNode } from "@/lib/http/serve-from-node";
 
 export const dynamic = "force-dynamic";
@@ -26,3 +27,5 @@ export const DELETE = uncompressedApiRoute("DELETE /api/mcp", (request, { db }) 
 
 // Under `npm start`, later POSTs skip Next.js's router (see serveFromNode).
 serveFromNode("POST", "/api/mcp", POST);
+
+export const { OPTIONS, PATCH, PUT } = otherMethods("GET", "POST", "DELETE");

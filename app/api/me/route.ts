@@ -1,6 +1,7 @@
 import { requireSignedInUser } from "@/lib/auth/request-context";
 import { findUserById } from "@/lib/auth/user-rows";
 import { apiRoute } from "@/lib/http/api-route";
+import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -10,3 +11,5 @@ export const GET = apiRoute("GET /api/me", async (_request, { db }) => {
   const user = await findUserById(db, ctx.userId);
   return Response.json({ user, organizationId: ctx.orgId, role: ctx.role });
 });
+
+export const { DELETE, OPTIONS, PATCH, POST, PUT } = otherMethods("GET");

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { getEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
+import { otherMethods } from "@/lib/http/other-methods";
 import { metrics } from "@/lib/metrics/metrics";
 
 export const dynamic = "force-dynamic";
@@ -29,3 +30,5 @@ export const GET = apiRoute("GET /api/metrics", async (request) => {
     headers: { "Content-Type": m.registry.contentType, "Cache-Control": "no-store" },
   });
 });
+
+export const { DELETE, OPTIONS, PATCH, POST, PUT } = otherMethods("GET");

@@ -1,6 +1,8 @@
 import { UnauthorizedError } from "@/lib/errors";
 import { requireApiCaller } from "@/lib/http/api-context";
 import { apiRoute } from "@/lib/http/api-route";
+import { trustedOrigin } from "@/lib/http/app-origin";
+import { otherMethods } from "@/lib/http/other-methods";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { builtinTools } from "@/lib/tools/builtin";
 import { listTools } from "@/lib/tools/catalog";
@@ -24,6 +26,9 @@ export const GET = apiRoute("GET /api/openapi.json", async (request, { db }) => 
   } catch (error) {
     if (!(error instanceof UnauthorizedError)) throw error;
   }
-  const origin = new URL(request.url).origin;
+  // AUTH_URL, else what a declared proxy forwards: generated clients target the address users reach.
+  const origin = trustedOrigin(request.headers);
   return Response.json(buildOpenApiDocument(tools, origin, inputJsonSchema(invokeRequestSchema)));
 });
+
+export const { DELETE, OPTIONS, PATCH, POST, PUT } = otherMethods("GET");

@@ -256,7 +256,8 @@ describe("the OpenAPI document", () => {
     for (const variant of body.oneOf) {
       expect(variant).toMatchObject({
         type: "object",
-        required: ["tool_name"],
+        // Both built-ins have required arguments, so their params are required too.
+        required: ["tool_name", "params"],
         additionalProperties: false,
         properties: {
           tool_name: { type: "string", minLength: 1, maxLength: 200, const: variant.title },
@@ -264,6 +265,28 @@ describe("the OpenAPI document", () => {
         },
       });
     }
+  });
+
+  it("requires params exactly for the tools with required arguments", () => {
+    const optional = { name: "everything_get-tiny-image", description: "An image.", source: "integration" };
+    const tools = [
+      ...builtinTools,
+      { ...optional, inputSchema: { type: "object", properties: {} } },
+      { ...optional, name: "x_empty", inputSchema: { type: "object", properties: {}, required: [] } },
+    ] as Parameters<typeof buildOpenApiDocument>[0];
+    const document = buildOpenApiDocument(tools, "http://localhost:3000", invokeRequest);
+    const body = document.paths["/api/mcp/invoke"].post.requestBody.content["application/json"].schema as {
+      oneOf: { title: string; required: string[] }[];
+    };
+    expect(Object.fromEntries(body.oneOf.map((variant) => [variant.title, variant.required]))).toEqual({
+      node_knowledge_retriever: ["tool_name", "params"],
+      knowledge_search: ["tool_name", "params"],
+      "everything_get-tiny-image": ["tool_name"],
+      x_empty: ["tool_name"],
+    });
+    // Each tool's body without params is exactly what the route refuses: it validates {} against the tool.
+    for (const tool of builtinTools)
+      expect(() => validateToolArgs(tool.inputSchema, {})).toThrow(ValidationError);
   });
 
   it("describes the invoke body by its zod schema when there are no tools", () => {

@@ -2,6 +2,7 @@ import { requireSignedInUser } from "@/lib/auth/request-context";
 import { ValidationError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
 import { toCsv } from "@/lib/http/csv";
+import { otherMethods } from "@/lib/http/other-methods";
 import { adminOrganization } from "@/lib/usage/admin-scope";
 import { UNKNOWN_TOOLS_LABEL } from "@/lib/usage/call-outcomes";
 import { dashboardData, isRangeKey, RANGES, rangeOf } from "@/lib/usage/dashboard";
@@ -43,3 +44,5 @@ export const GET = apiRoute("GET /admin/export", async (request, { db }) => {
     },
   });
 });
+
+export const { DELETE, OPTIONS, PATCH, POST, PUT } = otherMethods("GET");

@@ -3,6 +3,7 @@ import { requireSignedInUser } from "@/lib/auth/request-context";
 import { idArg, textArg } from "@/lib/http/action-args";
 import { apiRoute } from "@/lib/http/api-route";
 import { parseJsonField } from "@/lib/http/json-field";
+import { otherMethods } from "@/lib/http/other-methods";
 import { readJsonBody } from "@/lib/http/read-json";
 import { testRunCapability } from "@/lib/tools/capability-test-run";
 import { parseInput } from "@/lib/validation";
@@ -47,3 +48,5 @@ export const POST = apiRoute("POST /api/capabilities/test-run", async (request, 
   );
   return Response.json({ run });
 });
+
+export const { DELETE, GET, HEAD, OPTIONS, PATCH, PUT } = otherMethods("POST");

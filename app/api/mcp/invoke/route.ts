@@ -1,5 +1,6 @@
 import { requireApiCaller } from "@/lib/http/api-context";
 import { uncompressedApiRoute } from "@/lib/http/api-route";
+import { otherMethods } from "@/lib/http/other-methods";
 import { readJsonBody } from "@/lib/http/read-json";
 import { serveFromNode, withAuthorizationHeader } from "@/lib/http/serve-from-node";
 import { invokeTool } from "@/lib/tools/catalog";
@@ -35,3 +36,5 @@ export const POST = uncompressedApiRoute("POST /api/mcp/invoke", async (request,
 
 // Under `npm start`, later calls with an API key skip Next.js's router (see serveFromNode).
 serveFromNode("POST", "/api/mcp/invoke", POST, { when: withAuthorizationHeader });
+
+export const { DELETE, GET, HEAD, OPTIONS, PATCH, PUT } = otherMethods("POST");

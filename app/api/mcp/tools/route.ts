@@ -1,5 +1,6 @@
 import { requireApiCaller } from "@/lib/http/api-context";
 import { uncompressedApiRoute } from "@/lib/http/api-route";
+import { otherMethods } from "@/lib/http/other-methods";
 import { serveFromNode, withAuthorizationHeader } from "@/lib/http/serve-from-node";
 import { listToolSet } from "@/lib/tools/catalog";
 
@@ -30,3 +31,5 @@ export const GET = uncompressedApiRoute("GET /api/mcp/tools", async (request, { 
 
 // Under `npm start`, later listings with an API key skip Next.js's router (see serveFromNode).
 serveFromNode("GET", "/api/mcp/tools", GET, { when: withAuthorizationHeader });
+
+export const { DELETE, OPTIONS, PATCH, POST, PUT } = otherMethods("GET");

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { databaseForRequest, getUserContext } from "@/lib/auth/request-context";
+import { otherMethods } from "@/lib/http/other-methods";
 import { logger } from "@/lib/logger";
 import { finishOAuthConnection, OAuthFlowError, pendingFlowIntegration } from "@/lib/mcp/oauth/oauth-flow";
 
@@ -43,3 +44,5 @@ export async function GET(request: Request) {
     return back(`${page}?oauth=failed`);
   }
 }
+
+export const { DELETE, OPTIONS, PATCH, POST, PUT } = otherMethods("GET");

@@ -3,6 +3,7 @@ import { requireSignedInUser } from "@/lib/auth/request-context";
 import { getConversation } from "@/lib/chat/conversations";
 import { prepareConversation, type StartProgress } from "@/lib/chat/prepare-conversation";
 import { apiRoute } from "@/lib/http/api-route";
+import { otherMethods } from "@/lib/http/other-methods";
 import { readJsonBody } from "@/lib/http/read-json";
 import { logger } from "@/lib/logger";
 import { parseInput } from "@/lib/validation";
@@ -59,3 +60,5 @@ export const POST = apiRoute<{ id: string }>(
     return new Response(stream, { headers: { "content-type": "application/x-ndjson; charset=utf-8" } });
   },
 );
+
+export const { DELETE, GET, HEAD, OPTIONS, PATCH, PUT } = otherMethods("POST");

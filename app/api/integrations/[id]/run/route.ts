@@ -2,6 +2,7 @@ import { z } from "zod";
 import { requireSignedInUser } from "@/lib/auth/request-context";
 import { toErrorResponse } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
+import { otherMethods } from "@/lib/http/other-methods";
 import { progressStream, wantsProgress } from "@/lib/http/progress-stream";
 import { readJsonBody } from "@/lib/http/read-json";
 import { type RunnerLine, runnerRelay } from "@/lib/mcp/relay/ask-in-runner";
@@ -38,3 +39,5 @@ export const POST = apiRoute<{ id: string }>(
     );
   },
 );
+
+export const { DELETE, GET, HEAD, OPTIONS, PATCH, PUT } = otherMethods("POST");

@@ -1,6 +1,7 @@
 import { revalidatePath } from "next/cache";
 import { requireSignedInUser } from "@/lib/auth/request-context";
 import { apiRoute } from "@/lib/http/api-route";
+import { otherMethods } from "@/lib/http/other-methods";
 import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 
 export const dynamic = "force-dynamic";
@@ -18,3 +19,5 @@ export const POST = apiRoute<{ id: string }>(
     return Response.json(result);
   },
 );
+
+export const { DELETE, GET, HEAD, OPTIONS, PATCH, PUT } = otherMethods("POST");

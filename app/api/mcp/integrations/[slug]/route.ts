@@ -3,6 +3,7 @@ import { integrationEndpoint, integrationForCaller } from "@/lib/gateway/integra
 import { jsonRpcError } from "@/lib/gateway/json-rpc-error";
 import { serveMcpDelete, serveMcpGet, serveMcpPost } from "@/lib/gateway/serve-mcp";
 import { uncompressedApiRoute } from "@/lib/http/api-route";
+import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 export const maxDuration = 300;
@@ -39,3 +40,5 @@ export const DELETE = uncompressedApiRoute<{ slug: string }>(
   "DELETE /api/mcp/integrations/[slug]",
   async (request, { params, db }) => serveMcpDelete(db, request, endpointOf((await params).slug)),
 );
+
+export const { OPTIONS, PATCH, PUT } = otherMethods("GET", "POST", "DELETE");

@@ -3,6 +3,7 @@ import { getConversation } from "@/lib/chat/conversations";
 import { toolAnswerSchema } from "@/lib/chat/tool-relay-schema";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
+import { otherMethods } from "@/lib/http/other-methods";
 import { readJsonBody } from "@/lib/http/read-json";
 import { deliverAnswer, MAX_ANSWER_BYTES } from "@/lib/mcp/relay/pending-answers";
 import { parseInput } from "@/lib/validation";
@@ -26,3 +27,5 @@ export const POST = apiRoute<{ id: string; questionId: string }>(
     return Response.json({ ok: true }, { status: 202 });
   },
 );
+
+export const { DELETE, GET, HEAD, OPTIONS, PATCH, PUT } = otherMethods("POST");

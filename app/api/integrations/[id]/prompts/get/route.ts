@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { requireSignedInUser } from "@/lib/auth/request-context";
 import { apiRoute } from "@/lib/http/api-route";
+import { otherMethods } from "@/lib/http/other-methods";
 import { readJsonBody } from "@/lib/http/read-json";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 import { parseInput } from "@/lib/validation";
@@ -23,3 +24,5 @@ export const POST = apiRoute<{ id: string }>(
     return Response.json(await mcpUseCases(db).getPrompt(ctx, { integrationId: (await params).id, ...body }));
   },
 );
+
+export const { DELETE, GET, HEAD, OPTIONS, PATCH, PUT } = otherMethods("POST");

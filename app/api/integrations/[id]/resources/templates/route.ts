@@ -1,5 +1,6 @@
 import { requireSignedInUser } from "@/lib/auth/request-context";
 import { apiRoute } from "@/lib/http/api-route";
+import { otherMethods } from "@/lib/http/other-methods";
 import { mcpUseCases } from "@/lib/mcp/use-cases";
 
 export const dynamic = "force-dynamic";
@@ -13,3 +14,5 @@ export const GET = apiRoute<{ id: string }>(
     return Response.json({ templates });
   },
 );
+
+export const { DELETE, OPTIONS, PATCH, POST, PUT } = otherMethods("GET");

@@ -3,6 +3,7 @@ import { requireSignedInUser } from "@/lib/auth/request-context";
 import { toolAnswerSchema } from "@/lib/chat/tool-relay-schema";
 import { AppError } from "@/lib/errors";
 import { apiRoute } from "@/lib/http/api-route";
+import { otherMethods } from "@/lib/http/other-methods";
 import { readJsonBody } from "@/lib/http/read-json";
 import { loadIntegrationForOrg } from "@/lib/mcp/integrations/load-integration";
 import { deliverAnswer, MAX_ANSWER_BYTES } from "@/lib/mcp/relay/pending-answers";
@@ -31,3 +32,5 @@ export const POST = apiRoute<{ id: string; questionId: string }>(
     return Response.json({ ok: true }, { status: 202 });
   },
 );
+
+export const { DELETE, GET, HEAD, OPTIONS, PATCH, PUT } = otherMethods("POST");
