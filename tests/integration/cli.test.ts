@@ -119,6 +119,27 @@ describe("mcp:connect", () => {
     }
   });
 
+  it("refuses an authorization server whose metadata or authorization response names another issuer", async () => {
+    const { startOAuthMcpServer } = await import("../fixtures/mcp/oauth-server");
+    const server = await startOAuthMcpServer();
+    try {
+      server.setIssuerAnswers({ metadataIssuer: "https://attacker.example/" });
+      const metadata = await cli("mcp:connect", server.url);
+      expect(metadata.code).toBe(1);
+      expect(metadata.err).toMatch(
+        /Authorization failed: The authorization server metadata found for http:\/\/localhost:\d+\/ names another issuer; it was not used\./,
+      );
+      server.setIssuerAnswers({ responseIss: "https://attacker.example/", advertiseResponseIss: true });
+      const response = await cli("mcp:connect", server.url);
+      expect(response.code).toBe(1);
+      expect(response.err).toMatch(/The authorization response names an issuer \(iss\) other than/);
+      expect(response.err).not.toContain("attacker");
+      expect(server.stats).toMatchObject({ registrations: 1, codeGrants: 0 });
+    } finally {
+      await server.close();
+    }
+  });
+
   it("adds an OAuth integration that each user connects, to be connected in the app", async () => {
     await cli("org:create", "oauthco");
     const added = await cli(

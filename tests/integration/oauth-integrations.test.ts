@@ -57,6 +57,7 @@ afterAll(async () => {
   await handle?.close();
 });
 afterEach(() => {
+  server.setIssuerAnswers({});
   server.setAccessTokenTtl(3600);
   server.setRefreshDelay(0);
   server.signInAs("alice");
@@ -237,6 +238,58 @@ describe("connecting an OAuth integration for the organization", () => {
     expect(denied.status).toBe(400);
     expect(denied.message).toBe("Files two did not grant access: access_denied (The user said no).");
     expect((await getIntegration(db(), owner, id)).oauth?.connection.status).toBe("not_connected");
+  });
+
+  it("refuses metadata naming another issuer, and an authorization response from another issuer or without one", async () => {
+    const id = await oauthIntegration("Files mixed up");
+    const issuer = `${server.issuer}/`;
+    const registrations = server.stats.registrations;
+    server.setIssuerAnswers({ metadataIssuer: "https://attacker.example/" });
+    const metadata = await appErrorOf(
+      startOAuthConnection(db(), owner, id, { personal: false, redirectUrl: REDIRECT }),
+    );
+    expect(metadata.status).toBe(503);
+    expect(metadata.message).toBe(
+      `Could not start the authorization with Files mixed up: The authorization server metadata found for ${issuer} names another issuer; it was not used.`,
+    );
+    // Nothing was sent to the endpoints that metadata named.
+    expect(server.stats.registrations).toBe(registrations);
+
+    /** Starts a flow, lets the provider answer, and finishes it with what came back, `iss` included. */
+    const answered = async () => {
+      const { authorizationUrl } = await startOAuthConnection(db(), owner, id, {
+        personal: false,
+        redirectUrl: REDIRECT,
+      });
+      const back = new URL(
+        (await fetch(authorizationUrl, { redirect: "manual" })).headers.get("location") ?? "",
+      );
+      return finishOAuthConnection(db(), owner, {
+        state: back.searchParams.get("state") ?? "",
+        code: back.searchParams.get("code") ?? undefined,
+        iss: back.searchParams.get("iss") ?? undefined,
+      });
+    };
+    const codeGrants = server.stats.codeGrants;
+    server.setIssuerAnswers({ responseIss: "https://attacker.example/" });
+    const wrong = await appErrorOf(answered());
+    expect(wrong.message).toBe(
+      `Could not finish the authorization with Files mixed up: The authorization response names an issuer (iss) other than ${issuer}; it was refused.`,
+    );
+    // A trailing slash less is another issuer too: no normalization.
+    server.setIssuerAnswers({ responseIss: server.issuer, advertiseResponseIss: true });
+    expect((await appErrorOf(answered())).message).toMatch(/names an issuer \(iss\) other than/);
+    server.setIssuerAnswers({ advertiseResponseIss: true });
+    expect((await appErrorOf(answered())).message).toBe(
+      `Could not finish the authorization with Files mixed up: The authorization response did not name its issuer (iss), which ${issuer} says it always does; it was refused.`,
+    );
+    // No code was redeemed, and nothing was connected.
+    expect(server.stats.codeGrants).toBe(codeGrants);
+    expect((await getIntegration(db(), owner, id)).oauth?.connection.status).toBe("not_connected");
+
+    server.setIssuerAnswers({ responseIss: issuer, advertiseResponseIss: true });
+    await answered();
+    expect(await whoami(owner, id)).toBe("You are alice.");
   });
 
   it("says clearly when the server does not offer OAuth", async () => {

@@ -6,9 +6,9 @@ import { McpOAuthFailedError } from "@/lib/mcp/errors";
 import { type AuthChallenge, beginAuthorization, completeAuthorization } from "@/lib/mcp/oauth/authorization";
 import { authorizeOnChallenge } from "@/lib/mcp/oauth/authorize-on-challenge";
 import {
-  codeFromRedirect,
   followUnattendedAuthorization,
   openLoopbackRedirect,
+  responseFromRedirect,
 } from "@/lib/mcp/oauth/loopback-redirect";
 import { MemoryOAuthConnection } from "@/lib/mcp/oauth/memory-connection";
 import { ConnectOAuthProvider, type PreRegisteredClient } from "@/lib/mcp/oauth/sdk-auth-provider";
@@ -78,7 +78,7 @@ async function authorize(
       console.error(`Open this address in a browser to authorize:\n  ${authorizationUrl.href}`);
       redirect = await loopback.waitForRedirect(USER_WAIT_MS);
     }
-    await completeAuthorization(provider, url, codeFromRedirect(redirect, state), fetch);
+    await completeAuthorization(provider, url, responseFromRedirect(redirect, state), fetch);
   } catch (error) {
     throw new McpOAuthFailedError(ID, `Authorization failed: ${(error as Error).message}`, error);
   } finally {

@@ -1,6 +1,7 @@
 import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "@/package.json" with { type: "json" };
+import { checkResponseIssuer, discoverCheckedIssuer } from "./issuer-checks";
 import type { ConnectOAuthProvider } from "./sdk-auth-provider";
 
 /** A server's demand for (more) authorization: where its protected-resource metadata is, which scopes it wants. */
@@ -44,9 +45,10 @@ export async function probeAuthChallenge(
 }
 
 /**
- * Starts an authorization: discovery (from the challenge, the well-known URLs and their older fallbacks), dynamic
- * registration unless the client is pre-registered, PKCE and the `resource` parameter, all by the SDK. Returns
- * the URL to send the user to.
+ * Starts an authorization: discovery (from the challenge, the well-known URLs and their older fallbacks) with the
+ * metadata's issuer checked, then by the SDK dynamic registration unless the client is pre-registered (again when
+ * the authorization server changed, the registration being bound to the issuer), PKCE and the `resource`
+ * parameter. Returns the URL to send the user to.
  */
 export async function beginAuthorization(
   provider: ConnectOAuthProvider,
@@ -54,6 +56,10 @@ export async function beginAuthorization(
   challenge: AuthChallenge,
   fetchFn: typeof fetch,
 ): Promise<URL> {
+  // The SDK's auth() goes on from this discovery instead of its own, which does not check the issuer.
+  await provider.saveDiscoveryState(
+    await discoverCheckedIssuer(serverUrl, challenge.resourceMetadataUrl, fetchFn),
+  );
   const result = await auth(provider, {
     serverUrl,
     scope: challenge.scope,
@@ -65,13 +71,23 @@ export async function beginAuthorization(
   return provider.authorizationUrl;
 }
 
-/** Exchanges the code the authorization server sent back; the provider's store receives the tokens. */
+/** What the authorization server sent back with the browser: the code, and the issuer it names (RFC 9207). */
+export interface AuthorizationResponse {
+  code: string;
+  iss?: string;
+}
+
+/**
+ * Exchanges the code the authorization server sent back, once the response's issuer is checked against the one
+ * discovered when the authorization started; the provider's store receives the tokens.
+ */
 export async function completeAuthorization(
   provider: ConnectOAuthProvider,
   serverUrl: string,
-  authorizationCode: string,
+  response: AuthorizationResponse,
   fetchFn: typeof fetch,
 ): Promise<void> {
-  const result = await auth(provider, { serverUrl, authorizationCode, fetchFn });
+  await checkResponseIssuer(await provider.discoveryState(), response.iss);
+  const result = await auth(provider, { serverUrl, authorizationCode: response.code, fetchFn });
   if (result !== "AUTHORIZED") throw new Error("The authorization server did not issue tokens.");
 }

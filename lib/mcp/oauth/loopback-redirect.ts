@@ -1,8 +1,9 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { AuthorizationResponse } from "./authorization";
 
-/** The authorization server's redirect back to us, checked: the code, or the error it reported. */
-export function codeFromRedirect(redirect: URL, state: string): string {
+/** The authorization server's redirect back to us, checked: the code and issuer, or the error it reported. */
+export function responseFromRedirect(redirect: URL, state: string): AuthorizationResponse {
   const error = redirect.searchParams.get("error");
   if (error) {
     const description = redirect.searchParams.get("error_description");
@@ -14,7 +15,7 @@ export function codeFromRedirect(redirect: URL, state: string): string {
     throw new Error("The authorization came back with a different state; it was not started here.");
   const code = redirect.searchParams.get("code");
   if (!code) throw new Error("The authorization came back without a code.");
-  return code;
+  return { code, iss: redirect.searchParams.get("iss") ?? undefined };
 }
 
 const sameEndpoint = (a: URL, b: URL) => a.origin === b.origin && a.pathname === b.pathname;

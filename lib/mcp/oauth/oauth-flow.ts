@@ -109,6 +109,8 @@ export async function pendingFlowIntegration(
 export interface OAuthCallback {
   state: string;
   code?: string;
+  /** The issuer the authorization server names in its response (RFC 9207), checked before the code is used. */
+  iss?: string;
   error?: string;
   errorDescription?: string;
 }
@@ -173,7 +175,7 @@ export async function finishOAuthConnection(
     await completeAuthorization(
       provider,
       integration.url as string,
-      callback.code,
+      { code: callback.code, iss: callback.iss },
       authorizationServerFetch(integration.timeoutMs),
     );
   } catch (error) {

@@ -128,6 +128,8 @@ export class ConnectOAuthProvider implements OAuthClientProvider {
   async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
     if ((scope === "all" || scope === "client") && !this.options.client)
       await this.options.store.forgetClient();
-    if (scope === "all" || scope === "discovery") await this.options.store.forgetDiscovery();
+    // Each authorization starts with a discovery whose issuer was checked; after "all" the SDK would discover
+    // again without that check, so only an explicit "discovery" forgets it.
+    if (scope === "discovery") await this.options.store.forgetDiscovery();
   }
 }

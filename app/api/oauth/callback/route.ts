@@ -8,6 +8,7 @@ const callbackSchema = z.object({
   // A flow's state is URL-safe text we made; anything else (a NUL, say) is a forged link, not a database error.
   state: z.string().regex(/^[\w-]{1,200}$/),
   code: z.string().min(1).max(4000).optional(),
+  iss: z.string().max(2000).optional(),
   error: z.string().max(200).optional(),
   error_description: z.string().max(1000).optional(),
 });
@@ -25,12 +26,12 @@ export async function GET(request: Request) {
   if (!ctx) return back("/login");
   const query = callbackSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) return back("/integrations?oauth=invalid");
-  const { state, code, error, error_description: errorDescription } = query.data;
+  const { state, code, iss, error, error_description: errorDescription } = query.data;
   const db = databaseForRequest();
   const integrationId = await pendingFlowIntegration(db, ctx, state);
   const page = integrationId ? `/integrations/${integrationId}` : "/integrations";
   try {
-    await finishOAuthConnection(db, ctx, { state, code, error, errorDescription });
+    await finishOAuthConnection(db, ctx, { state, code, iss, error, errorDescription });
     return back(`${page}?oauth=connected`);
   } catch (failure) {
     if (failure instanceof OAuthFlowError) {

@@ -1,14 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { challengeOf } from "@/lib/mcp/oauth/authorization";
-import { codeFromRedirect, openLoopbackRedirect } from "@/lib/mcp/oauth/loopback-redirect";
+import { openLoopbackRedirect, responseFromRedirect } from "@/lib/mcp/oauth/loopback-redirect";
 
 describe("the authorization redirect", () => {
   it("yields the code only for the state it was started with", () => {
     const back = new URL("http://127.0.0.1:5000/callback?code=abc&state=s1");
-    expect(codeFromRedirect(back, "s1")).toBe("abc");
-    expect(() => codeFromRedirect(back, "s2")).toThrow(/different state/);
+    expect(responseFromRedirect(back, "s1")).toEqual({ code: "abc", iss: undefined });
+    expect(() => responseFromRedirect(back, "s2")).toThrow(/different state/);
+    const named = new URL("http://127.0.0.1:5000/callback?code=abc&state=s1&iss=https%3A%2F%2Fas.example");
+    expect(responseFromRedirect(named, "s1")).toEqual({ code: "abc", iss: "https://as.example" });
     expect(() =>
-      codeFromRedirect(new URL("http://x/callback?error=access_denied&error_description=No&state=s1"), "s1"),
+      responseFromRedirect(
+        new URL("http://x/callback?error=access_denied&error_description=No&state=s1"),
+        "s1",
+      ),
     ).toThrow("The authorization was not granted: access_denied (No).");
   });
 
