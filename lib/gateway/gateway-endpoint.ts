@@ -48,11 +48,7 @@ export async function gatewayToolCall(
     });
     const found = findTools(tools, parsed.data.query, parsed.data.limit);
     return asJsonResult({
-      tools: found.map(({ name: toolName, description, inputSchema }) => ({
-        name: toolName,
-        description,
-        inputSchema,
-      })),
+      tools: found.map(({ source: _source, ...tool }) => tool),
     });
   }
   if (name === CALL_TOOL) {
@@ -63,11 +59,11 @@ export async function gatewayToolCall(
   return callCatalogTool(db, ctx, name, args, call);
 }
 
+// Every field MCP defines for a tool, as its server listed it (the catalog keeps only those).
 const toolListOf = (tools: readonly Omit<ToolDescriptor, "source">[]): ListToolsResult => ({
-  tools: tools.map(({ name, description, inputSchema }) => ({
-    name,
-    description,
-    inputSchema: inputSchema as Tool["inputSchema"],
+  tools: tools.map(({ source: _source, ...tool }: Omit<ToolDescriptor, "source"> & { source?: unknown }) => ({
+    ...tool,
+    inputSchema: tool.inputSchema as Tool["inputSchema"],
   })),
 });
 

@@ -13,6 +13,7 @@ import { orgCatalog } from "@/lib/tools/catalog-cache";
 import { discoverMissing, refreshStaleDiscoveries } from "@/lib/tools/refresh-discoveries";
 import { allows } from "@/lib/tools/scope";
 import { integrationToolName } from "@/lib/tools/tool-names";
+import { toolDetailsOf } from "@/lib/tools/types";
 import type { GatewayCaller } from "./caller";
 import { callCatalogTool } from "./catalog-call";
 import type { GatewayCall, McpEndpoint } from "./endpoint";
@@ -69,9 +70,8 @@ function toolsOf(integration: CatalogIntegration): Tool[] {
   if (!tools) {
     tools = (integration.discovered?.tools ?? []).map((tool) => {
       if (!tool.execution?.taskSupport) return tool as Tool;
-      const { taskSupport: _runsAsTask, ...execution } = tool.execution;
       const { execution: _execution, ...rest } = tool;
-      return (Object.keys(execution).length ? { ...rest, execution } : rest) as Tool;
+      return { ...rest, ...toolDetailsOf(tool) } as Tool;
     });
     listedTools.set(integration, tools);
   }

@@ -57,7 +57,9 @@ export function buildOpenApiDocument(
     },
     // Without params the tool gets {}, which a tool with required arguments refuses: the document says so.
     ...(hasRequiredArguments(tool) ? { required: [...(invokeBody.required ?? []), "params"] } : {}),
+    ...toolExtensions(tool),
   }));
+  const withOutput = tools.filter((tool) => tool.outputSchema);
   return {
     openapi: "3.1.0",
     info: {
@@ -90,6 +92,23 @@ export function buildOpenApiDocument(
                             description: { type: "string" },
                             parameters: { type: "object", description: "JSON Schema of the tool's params." },
                             source: { enum: ["builtin", "integration", "capability"] },
+                            title: { type: "string" },
+                            annotations: {
+                              type: "object",
+                              description:
+                                "What a client may assume of a call (MCP tool annotations: readOnlyHint, destructiveHint, idempotentHint, openWorldHint).",
+                            },
+                            outputSchema: {
+                              type: "object",
+                              description:
+                                "JSON Schema of the tool's structured result, the invoke answer's body.",
+                            },
+                            icons: { type: "array", items: { type: "object" } },
+                            execution: {
+                              type: "object",
+                              description: "MCP's execution properties (taskSupport).",
+                            },
+                            _meta: { type: "object" },
                           },
                           required: ["name", "description", "parameters"],
                         },
@@ -118,8 +137,23 @@ export function buildOpenApiDocument(
           },
           responses: {
             "200": {
-              description: "The tool's result as JSON.",
-              content: { "application/json": { schema: { type: "object" } } },
+              description:
+                "The tool's result as JSON: its structured result (of its outputSchema, where it declares one), else its MCP content.",
+              content: {
+                "application/json": {
+                  schema:
+                    withOutput.length > 0
+                      ? {
+                          anyOf: [
+                            ...withOutput.map((tool) => ({
+                              $ref: `#/components/schemas/${resultName(tool.name)}`,
+                            })),
+                            contentResultSchema,
+                          ],
+                        }
+                      : { type: "object" },
+                },
+              },
             },
             "400": errorResponse(
               'Unknown tool ("unknown tool", also for a tool outside the key\'s scope), invalid JSON or invalid params (each field named).',
@@ -165,6 +199,12 @@ export function buildOpenApiDocument(
             { description: tool.description, ...tool.inputSchema },
           ]),
         ),
+        ...Object.fromEntries(
+          withOutput.map((tool) => [
+            resultName(tool.name),
+            { description: `What ${tool.name} answers.`, ...tool.outputSchema },
+          ]),
+        ),
       },
     },
   };
@@ -177,4 +217,27 @@ function hasRequiredArguments(tool: ToolDescriptor): boolean {
 
 function schemaName(toolName: string): string {
   return `Params_${toolName.replace(/[^A-Za-z0-9_.-]/g, "_")}`;
+}
+
+function resultName(toolName: string): string {
+  return `Result_${toolName.replace(/[^A-Za-z0-9_.-]/g, "_")}`;
+}
+
+// A tool without a structured result answers with its MCP content.
+const contentResultSchema = {
+  type: "object",
+  properties: { content: { type: "array", items: { type: "object" } } },
+  required: ["content"],
+};
+
+/** What MCP says of a tool beyond its arguments, as vendor extensions of its invoke variant. */
+function toolExtensions(tool: ToolDescriptor): Record<string, unknown> {
+  return {
+    ...(tool.title ? { "x-mcp-title": tool.title } : {}),
+    ...(tool.annotations ? { "x-mcp-annotations": tool.annotations } : {}),
+    ...(tool.execution ? { "x-mcp-execution": tool.execution } : {}),
+    ...(tool.outputSchema
+      ? { "x-mcp-output-schema": { $ref: `#/components/schemas/${resultName(tool.name)}` } }
+      : {}),
+  };
 }

@@ -22,7 +22,14 @@ import { IntegrationUnavailableError } from "./integration-unavailable";
 import { discoverMissing, refreshStaleDiscoveries } from "./refresh-discoveries";
 import { allows, type DraftCapability, type ToolScope } from "./scope";
 import { couldBeIntegrationToolName, integrationToolName } from "./tool-names";
-import { type BuiltinTool, errorResult, type ToolDescriptor, type ToolResult } from "./types";
+import {
+  type BuiltinTool,
+  errorResult,
+  type ToolDescriptor,
+  type ToolDetails,
+  type ToolResult,
+  toolDetailsOf,
+} from "./types";
 import { validateToolArgs } from "./validate-args";
 
 type CapabilitySource = Pick<Capability, "code"> & { id?: string };
@@ -41,12 +48,13 @@ export class UnknownToolError extends AppError {
 /** How an integration's tool is listed everywhere: its prefixed name and a description that says where from. */
 export function integrationToolDescriptor(
   integration: Pick<McpIntegration, "slug" | "name">,
-  tool: Pick<Tool, "name" | "title" | "description" | "annotations" | "inputSchema">,
+  tool: Pick<Tool, "name" | "description" | "inputSchema"> & ToolDetails,
 ): ToolDescriptor {
   return {
     name: integrationToolName(integration.slug, tool.name),
     description: `${tool.description ?? tool.title ?? tool.annotations?.title ?? tool.name} (from ${integration.name})`,
     inputSchema: tool.inputSchema,
+    ...toolDetailsOf(tool),
     source: "integration",
   };
 }

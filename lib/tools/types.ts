@@ -1,12 +1,36 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/db/client";
 import type { RequestContext } from "@/lib/auth/context";
 import type { UpstreamRpcError } from "@/lib/mcp/errors";
 
 export type ToolSource = "builtin" | "integration" | "capability";
 
+/** What MCP says of a tool besides its name, description and arguments; each surface shows what it can of it. */
+export type ToolDetails = Pick<
+  Tool,
+  "title" | "outputSchema" | "annotations" | "icons" | "execution" | "_meta"
+>;
+
+const DETAIL_KEYS = ["title", "outputSchema", "annotations", "icons", "execution", "_meta"] as const;
+
+/**
+ * The details a tool is offered with, without keys for those it lacks (listings stay as small as the server's
+ * own). Switchboard runs a tool its server runs only as a task as one itself, so every surface offers it as an
+ * ordinary tool: its `execution` loses `taskSupport`.
+ */
+export function toolDetailsOf(tool: ToolDetails): ToolDetails {
+  const details: Record<string, unknown> = {};
+  for (const key of DETAIL_KEYS) if (tool[key] !== undefined) details[key] = tool[key];
+  if (tool.execution?.taskSupport) {
+    const { taskSupport: _runsAsTask, ...execution } = tool.execution;
+    if (Object.keys(execution).length > 0) details.execution = execution;
+    else delete details.execution;
+  }
+  return details as ToolDetails;
+}
+
 /** Every tool, whatever its origin, as the chat, the REST API and the gateway see it. */
-export interface ToolDescriptor {
+export interface ToolDescriptor extends ToolDetails {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;

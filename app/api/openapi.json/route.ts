@@ -14,12 +14,7 @@ export const dynamic = "force-dynamic";
 
 /** The OpenAPI document; with a key (or session) it describes the caller's tools, otherwise the built-in ones. */
 export const GET = apiRoute("GET /api/openapi.json", async (request, { db }) => {
-  let tools: ToolDescriptor[] = builtinTools.map(({ name, description, inputSchema, source }) => ({
-    name,
-    description,
-    inputSchema,
-    source,
-  }));
+  let tools: ToolDescriptor[] = builtinTools.map(({ run: _run, ...tool }) => tool);
   try {
     const ctx = await requireApiCaller(request);
     tools = await listTools(db, ctx, { scope: ctx.toolScope });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { searchBackend } from "@/lib/search/search-backends";
 import { jsonResult } from "../types";
-import { defineBuiltinTool } from "./define";
+import { defineBuiltinTool, READS_OWN_KNOWLEDGE } from "./define";
 
 const QUERY_REQUIRED = "query is required";
 
@@ -22,6 +22,8 @@ export const knowledgeSearchArgs = z
 /** Full-text search over the organization's knowledge nodes, ranked, with highlighted snippets. */
 export const knowledgeSearch = defineBuiltinTool({
   name: "knowledge_search",
+  title: "Search knowledge",
+  annotations: READS_OWN_KNOWLEDGE,
   description:
     "Search the organization's knowledge nodes by keywords. Returns the best matching nodes, ranked, with snippets where the words appear highlighted in <mark> tags.",
   args: knowledgeSearchArgs,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { findKnowledgeNodesByName } from "@/lib/knowledge/nodes";
 import { jsonResult } from "../types";
-import { defineBuiltinTool } from "./define";
+import { defineBuiltinTool, READS_OWN_KNOWLEDGE } from "./define";
 
 // Seed 002, requirement 3.4: empty or missing (or not a list) is answered with exactly this.
 const NODE_NAMES_REQUIRED = "node_names is required";
@@ -20,6 +20,8 @@ export const nodeKnowledgeRetrieverArgs = z
 /** Fetches the knowledge of named nodes (seed 002, requirement 3). */
 export const nodeKnowledgeRetriever = defineBuiltinTool({
   name: "node_knowledge_retriever",
+  title: "Retrieve knowledge nodes",
+  annotations: READS_OWN_KNOWLEDGE,
   description:
     "Retrieve the stored knowledge of one or more nodes by their exact names. Returns, per requested node, whether it was found and its knowledge; metadata only when include_metadata is true.",
   args: nodeKnowledgeRetrieverArgs,

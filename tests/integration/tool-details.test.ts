@@ -1,0 +1,129 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { GET as restTools } from "@/app/api/mcp/tools/route";
+import { GET as openApi } from "@/app/api/openapi.json/route";
+import { createApiKey } from "@/lib/api-keys/api-keys";
+import type { UserContext } from "@/lib/auth/context";
+import { getMcpClient } from "@/lib/mcp/client/shared-client";
+import { type RunningFixture, startEverything } from "../fixtures/mcp/start-fixture";
+import { addIntegrations, connectGateway, connectPassThrough, useDatabase } from "./gateway-client";
+import { registerOwners } from "./org-users";
+import { createTestDatabase } from "./test-db";
+
+// The REST routes are called with API keys; their session branch (next-auth, which needs Next's runtime) is not used.
+vi.mock("@/lib/auth/request-context", () => ({ getUserContext: async () => null }));
+
+let handle: Awaited<ReturnType<typeof createTestDatabase>>;
+let everything: RunningFixture;
+let key = "";
+let direct: Tool[] = [];
+const clients: Client[] = [];
+
+// What MCP says of a tool besides its name, description and arguments.
+const DETAILS = ["title", "outputSchema", "annotations", "icons", "execution", "_meta"] as const;
+const detailsOf = (tool: Record<string, unknown> | undefined) =>
+  Object.fromEntries(
+    DETAILS.filter((field) => tool?.[field] !== undefined).map((field) => [field, tool?.[field]]),
+  );
+// Switchboard runs a task-only tool as a task itself: it offers every tool as an ordinary one, without taskSupport.
+const offeredDetailsOf = (tool: Tool) => {
+  const { execution, ...details } = detailsOf(tool) as { execution?: Record<string, unknown> };
+  const { taskSupport: _taskSupport, ...rest } = execution ?? {};
+  return Object.keys(rest).length > 0 ? { ...details, execution: rest } : details;
+};
+const named = <T extends { name: string }>(tools: T[], name: string) =>
+  tools.find((tool) => tool.name === name);
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  useDatabase(handle);
+  const [owner] = (await registerOwners(handle.db, "Tess")) as [UserContext];
+  everything = await startEverything("streamableHttp");
+  await addIntegrations(handle.db, owner, { Everything: everything });
+  key = (await createApiKey(handle.db, owner, { name: "details" })).key;
+  // The truth: what the server lists to the SDK's client, straight.
+  const client = new Client({ name: "direct", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(everything.url)));
+  clients.push(client);
+  direct = (await client.listTools()).tools;
+});
+afterAll(async () => {
+  await Promise.allSettled(clients.map((client) => client.close()));
+  await getMcpClient().pool.closeAll();
+  await everything?.stop();
+  useDatabase(undefined);
+  await handle?.close();
+});
+
+const api = (path: string) =>
+  new Request(`http://localhost:3000${path}`, { headers: { authorization: `Bearer ${key}` } });
+
+describe("a tool's details, carried whole", () => {
+  it("are what the server lists: echo's title and annotations, get-structured-content's output schema", () => {
+    expect(detailsOf(named(direct, "echo"))).toMatchObject({ annotations: { readOnlyHint: true } });
+    expect(named(direct, "get-structured-content")?.outputSchema).toMatchObject({ type: "object" });
+  });
+
+  it("reach an MCP client through /api/mcp and the pass-through as the server listed them", async () => {
+    const gateway = await connectGateway(key);
+    const passThrough = await connectPassThrough("everything", key);
+    clients.push(gateway, passThrough);
+    const viaGateway = (await gateway.listTools()).tools;
+    const viaPassThrough = (await passThrough.listTools()).tools;
+    for (const tool of direct) {
+      expect(detailsOf(named(viaGateway, `everything_${tool.name}`)), tool.name).toEqual(
+        offeredDetailsOf(tool),
+      );
+      expect(detailsOf(named(viaPassThrough, tool.name)), tool.name).toEqual(offeredDetailsOf(tool));
+    }
+    // The built-in knowledge tools say they only read.
+    expect(named(viaGateway, "node_knowledge_retriever")?.annotations).toMatchObject({
+      readOnlyHint: true,
+      destructiveHint: false,
+    });
+    // The SDK's client checks a structured result against the listed output schema: it holds.
+    const result = await gateway.callTool({
+      name: "everything_get-structured-content",
+      arguments: { location: "New York" },
+    });
+    expect(result.structuredContent).toMatchObject({ temperature: expect.any(Number) });
+  });
+
+  it("reach REST's listing and the OpenAPI document", async () => {
+    const listing = (await (
+      await restTools(api("/api/mcp/tools"), { params: Promise.resolve({}) })
+    ).json()) as {
+      tools: Record<string, unknown>[];
+    };
+    for (const tool of direct) {
+      const listed = listing.tools.find((entry) => entry.name === `everything_${tool.name}`);
+      expect(detailsOf(listed), tool.name).toEqual(offeredDetailsOf(tool));
+    }
+
+    const document = (await (
+      await openApi(api("/api/openapi.json"), { params: Promise.resolve({}) })
+    ).json()) as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          { requestBody: { content: Record<string, { schema: { oneOf: Record<string, unknown>[] } }> } }
+        >
+      >;
+      components: { schemas: Record<string, Record<string, unknown>> };
+    };
+    const variants =
+      document.paths["/api/mcp/invoke"]?.post?.requestBody.content["application/json"]?.schema.oneOf ?? [];
+    const echo = variants.find((variant) => variant.title === "everything_echo");
+    expect(echo?.["x-mcp-annotations"]).toEqual(named(direct, "echo")?.annotations);
+    const structured = variants.find((variant) => variant.title === "everything_get-structured-content");
+    expect(structured?.["x-mcp-output-schema"]).toEqual({
+      $ref: "#/components/schemas/Result_everything_get-structured-content",
+    });
+    expect(document.components.schemas["Result_everything_get-structured-content"]).toMatchObject(
+      named(direct, "get-structured-content")?.outputSchema ?? {},
+    );
+  });
+});
