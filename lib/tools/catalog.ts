@@ -18,6 +18,7 @@ import { SCOPE_REFUSAL_CODE, UPSTREAM_ERROR_CODE } from "@/lib/usage/call-outcom
 import { recordUsage, type UsageEntry } from "@/lib/usage/record-usage";
 import { builtinTools } from "./builtin";
 import { type OrgCatalog, orgCatalog } from "./catalog-cache";
+import { checkedOutput } from "./check-output";
 import { IntegrationUnavailableError } from "./integration-unavailable";
 import { discoverMissing, refreshStaleDiscoveries } from "./refresh-discoveries";
 import { allows, type DraftCapability, type ToolScope } from "./scope";
@@ -414,7 +415,7 @@ async function invokeInSpan(
       const schema = entry.descriptor.inputSchema;
       await inSpan("tool.validate", {}, async () => validateToolArgs(schema, params));
     }
-    const result = await run(db, ctx, entry, params, options);
+    const result = checkedOutput(entry.descriptor, await run(db, ctx, entry, params, options));
     await log(result.isError ? "tool_error" : "ok", {
       result,
       // The server's own protocol error is the server failing the call, not the tool's answer.

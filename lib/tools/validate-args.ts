@@ -85,3 +85,28 @@ export function validateToolArgs(schema: Record<string, unknown>, args: Record<s
     fields,
   );
 }
+
+/** Why a structured result breaks its tool's output schema, or null when it does not (or cannot be checked). */
+export function outputSchemaProblem(schema: Record<string, unknown>, value: unknown): string | null {
+  const validate = validatorFor(schema);
+  if (!validate) return null;
+  try {
+    // A copy: the checker fills in defaults, and the result must reach the caller as the server sent it.
+    if (validate(structuredClone(value))) return null;
+  } catch (error) {
+    if (!(error instanceof UncheckablePatternError)) throw error;
+    return null;
+  }
+  return (validate.errors ?? [])
+    .map((error) => {
+      const path = error.instancePath.replace(/^\//, "").replaceAll("/", ".");
+      const field =
+        error.keyword === "required"
+          ? [path, String(error.params.missingProperty)].filter(Boolean).join(".")
+          : path;
+      return error.keyword === "required"
+        ? `${field} is missing`
+        : `${field || "the result"} ${error.message ?? "is invalid"}`;
+    })
+    .join("; ");
+}

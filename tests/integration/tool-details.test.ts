@@ -7,9 +7,10 @@ import { GET as openApi } from "@/app/api/openapi.json/route";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { type RunningFixture, startEverything } from "../fixtures/mcp/start-fixture";
+import { type RunningFixture, startEverything, startFixture } from "../fixtures/mcp/start-fixture";
 import { addIntegrations, connectGateway, connectPassThrough, useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
+import { restInvoke } from "./rest-client";
 import { createTestDatabase } from "./test-db";
 
 // The REST routes are called with API keys; their session branch (next-auth, which needs Next's runtime) is not used.
@@ -17,6 +18,7 @@ vi.mock("@/lib/auth/request-context", () => ({ getUserContext: async () => null 
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
 let everything: RunningFixture;
+let structured: RunningFixture;
 let key = "";
 let direct: Tool[] = [];
 const clients: Client[] = [];
@@ -41,7 +43,8 @@ beforeAll(async () => {
   useDatabase(handle);
   const [owner] = (await registerOwners(handle.db, "Tess")) as [UserContext];
   everything = await startEverything("streamableHttp");
-  await addIntegrations(handle.db, owner, { Everything: everything });
+  structured = await startFixture("structured");
+  await addIntegrations(handle.db, owner, { Everything: everything, Weather: structured });
   key = (await createApiKey(handle.db, owner, { name: "details" })).key;
   // The truth: what the server lists to the SDK's client, straight.
   const client = new Client({ name: "direct", version: "1.0.0" });
@@ -52,7 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.allSettled(clients.map((client) => client.close()));
   await getMcpClient().pool.closeAll();
-  await everything?.stop();
+  await Promise.all([everything?.stop(), structured?.stop()]);
   useDatabase(undefined);
   await handle?.close();
 });
@@ -125,5 +128,40 @@ describe("a tool's details, carried whole", () => {
     expect(document.components.schemas["Result_everything_get-structured-content"]).toMatchObject(
       named(direct, "get-structured-content")?.outputSchema ?? {},
     );
+  });
+});
+
+describe("a structured result checked against its tool's output schema", () => {
+  it("reaches the caller when it matches, and is reported as an error when it does not or is missing", async () => {
+    const gateway = await connectGateway(key);
+    clients.push(gateway);
+    await gateway.listTools();
+    const call = (answer: string) => gateway.callTool({ name: "weather_forecast", arguments: { answer } });
+    expect(await call("valid")).toMatchObject({ structuredContent: { temperature: 21 } });
+    expect(await call("invalid")).toMatchObject({
+      isError: true,
+      content: [
+        {
+          type: "text",
+          text: "weather_forecast answered a result that does not match its output schema: temperature must be number.",
+        },
+      ],
+    });
+    expect(await call("none")).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringContaining("it has no structured result") }],
+    });
+
+    // REST answers it as the tool failing, with what is wrong.
+    const rest = await restInvoke(key, "weather_forecast", { answer: "invalid" });
+    expect(rest.status).toBe(500);
+    expect(rest.body).toMatchObject({
+      tool_name: "weather_forecast",
+      details: expect.stringContaining("temperature must be number"),
+    });
+    expect(await restInvoke(key, "weather_forecast", { answer: "valid" })).toEqual({
+      status: 200,
+      body: { temperature: 21 },
+    });
   });
 });
