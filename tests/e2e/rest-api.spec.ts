@@ -10,7 +10,7 @@ test.describe
     test("an admin adds knowledge and creates a key in the app", async ({ page, createApiKey }) => {
       await page.goto("/knowledge");
       await page.getByLabel("Name").fill("router-1");
-      await page.getByLabel("Knowledge").fill("Edge router in Frankfurt.");
+      await page.getByLabel("Knowledge", { exact: true }).fill("Edge router in Frankfurt.");
       await page.getByLabel("Metadata (JSON, optional)").fill('{"site": "fra"}');
       await page.getByRole("button", { name: "Add node" }).click();
       await expect(page.getByTestId("knowledge-row")).toHaveCount(1);
