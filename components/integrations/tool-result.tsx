@@ -29,8 +29,17 @@ function Part({ part }: { part: ContentBlock }) {
   return <LongText text={JSON.stringify(part, null, 2)} />;
 }
 
-/** A tool's result as a person reads it: text, images, resources and structured data, or the error. */
-export function ToolResult({ result }: { result: ToolResultData }) {
+/**
+ * A tool's result as a person reads it: text, images, resources and structured data (unless shown apart, as
+ * checked against the tool's output schema), or the error.
+ */
+export function ToolResult({
+  result,
+  structuredApart,
+}: {
+  result: ToolResultData;
+  structuredApart?: boolean;
+}) {
   return (
     <div className="grid min-w-0 gap-2" data-testid="tool-result">
       {result.isError ? <Alert>{result.errorMessage ?? "The tool failed."}</Alert> : null}
@@ -38,7 +47,7 @@ export function ToolResult({ result }: { result: ToolResultData }) {
         // biome-ignore lint/suspicious/noArrayIndexKey: content parts have no identity of their own
         <Part key={index} part={part} />
       ))}
-      {result.structuredContent ? (
+      {result.structuredContent && !structuredApart ? (
         <LongText text={JSON.stringify(result.structuredContent, null, 2)} />
       ) : null}
     </div>
