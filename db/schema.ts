@@ -1,4 +1,4 @@
-import type { Prompt, Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Prompt, Resource, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -419,6 +419,10 @@ export const capabilities = pgTable(
       .$type<Record<string, unknown>>()
       .notNull()
       .default({ type: "object", properties: {} }),
+    /** JSON Schema its structured result must match; null: none declared. */
+    outputSchema: json("output_schema").$type<Record<string, unknown>>(),
+    /** The MCP hints it declares (read-only, destructive, idempotent, open world); null: none. */
+    annotations: json("annotations").$type<ToolAnnotations>(),
     code: text("code").notNull(),
     usageCount: integer("usage_count").notNull().default(0),
     successCount: integer("success_count").notNull().default(0),

@@ -41,6 +41,37 @@ export const capabilityInputSchema = z
         if (problem)
           issue.addIssue({ code: "custom", message: `The parameters schema is not valid: ${problem}` });
       }),
+    /** Null: the capability declares no output schema. */
+    outputSchema: z
+      .record(z.string(), z.unknown(), { error: "The output schema must be a JSON object." })
+      .nullable()
+      .default(null)
+      .superRefine((schema, issue) => {
+        if (schema === null) return;
+        if (schema.type !== "object") {
+          issue.addIssue({ code: "custom", message: 'The output schema must have "type": "object".' });
+          return;
+        }
+        const problem = compileToolSchema(schema);
+        if (problem)
+          issue.addIssue({ code: "custom", message: `The output schema is not valid: ${problem}` });
+      }),
+    /** The MCP hints it declares; null: none (clients then assume it may change and destroy things). */
+    annotations: z
+      .strictObject(
+        {
+          readOnlyHint: z.boolean().optional(),
+          destructiveHint: z.boolean().optional(),
+          idempotentHint: z.boolean().optional(),
+          openWorldHint: z.boolean().optional(),
+        },
+        {
+          error:
+            "The annotations are readOnlyHint, destructiveHint, idempotentHint and openWorldHint, each true or false.",
+        },
+      )
+      .nullable()
+      .default(null),
     code: z
       .string({ error: "Enter the code." })
       .min(1, { error: "Enter the code." })
