@@ -1,3 +1,4 @@
+import { modelAppPort } from "../../playwright.config";
 import { type RunningFixture, startFixture } from "../fixtures/mcp/start-fixture";
 import { expect, newAccount, test } from "./fixtures/signed-in";
 import { IntegrationsPage } from "./pages/integrations";
@@ -127,6 +128,8 @@ test.describe
   });
 
 test.describe("the tool runner with a tool's details", () => {
+  // The app that may reach loopback addresses, where the fixture server listens.
+  test.use({ baseURL: `http://127.0.0.1:${modelAppPort}`, account: newAccount("Tia Details") });
   let weather: RunningFixture;
   test.beforeAll(async () => {
     weather = await startFixture("structured");
