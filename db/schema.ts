@@ -378,6 +378,8 @@ export const conversations = pgTable(
     disabledTools: jsonb("disabled_tools").$type<string[]>().notNull().default([]),
     /** Tools the user allowed for the rest of this conversation when the agent asks for approval. */
     approvedTools: jsonb("approved_tools").$type<string[]>().notNull().default([]),
+    /** When the user pinned it to the top of their conversation list; null when not pinned. */
+    pinnedAt: timestamp("pinned_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -8,7 +8,7 @@ import {
 } from "ai";
 import { ArrowDown, Loader2, RotateCcw } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { allowToolAlwaysAction } from "@/app/(app)/chat/[id]/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -114,9 +114,22 @@ export function ChatView({
       },
     });
   const busy = status === "submitted" || status === "streaming";
-  const { away, jumpToLatest } = useFollowLatest(messages);
+  const pane = useRef<HTMLElement>(null);
+  const { away, jumpToLatest } = useFollowLatest(pane, messages);
   const retry = () => void regenerate();
   const { chips: startChips, onEvent: onStartEvent } = useStartProgress();
+
+  // Escape stops a running answer, unless something nearer (a menu, a dialog) took it.
+  useEffect(() => {
+    if (!busy) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented || document.querySelector("dialog[open]")) return;
+      event.preventDefault();
+      void stop();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [busy, stop]);
 
   // Conversation start: discover the agent's integrations once, without holding up the page.
   useEffect(() => {
@@ -168,107 +181,135 @@ export function ChatView({
   }
 
   return (
-    <div className="flex min-h-[calc(100dvh-8rem)] flex-col gap-4">
-      <ConversationHeader conversationId={conversationId} title={title} view={view} />
-      {!view && !startError ? <StartProgress chips={startChips} /> : null}
-      {startError ? <Alert>{startError}</Alert> : null}
-      {offline ? (
-        <Alert tone="info">
-          Offline mode: no language model is configured. Run a tool with <code>/call tool_name {"{…}"}</code>.
-        </Alert>
-      ) : null}
-      {/* One column that may shrink below its content's width: long content scrolls or wraps inside. */}
-      <ol
-        className="grid flex-1 grid-cols-[minmax(0,1fr)] content-start gap-4"
-        aria-label="Messages"
-        data-testid="messages"
+    // Only the messages scroll: the header above and the composer below stay where they are.
+    <div className="flex min-h-0 min-w-0 flex-1 flex-col">
+      <div className="max-h-[45dvh] shrink-0 overflow-y-auto border-b px-4 py-3 md:px-6">
+        <div className="mx-auto grid w-full max-w-4xl min-w-0 gap-3">
+          <ConversationHeader conversationId={conversationId} title={title} view={view} />
+          {!view && !startError ? <StartProgress chips={startChips} /> : null}
+          {startError ? <Alert>{startError}</Alert> : null}
+          {offline ? (
+            <Alert tone="info">
+              Offline mode: no language model is configured. Run a tool with{" "}
+              <code>/call tool_name {"{…}"}</code>.
+            </Alert>
+          ) : null}
+        </div>
+      </div>
+      <section
+        ref={pane}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must take focus, or a keyboard cannot scroll it
+        tabIndex={0}
+        aria-label="Conversation"
+        className="min-h-0 flex-1 overflow-y-auto px-4 py-4 outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset md:px-6"
+        data-testid="message-pane"
       >
-        {messages.map((message, index) => {
-          const last = index === messages.length - 1;
-          const copyable = message.role === "assistant" && !(busy && last) ? textOf(message) : "";
-          return (
-            <li
-              key={message.id}
-              className={message.role === "user" ? "min-w-0 justify-self-end" : "min-w-0"}
-              data-testid={`message-${message.role}`}
-            >
-              <div
-                className={
-                  message.role === "user"
-                    ? "grid min-w-0 max-w-prose gap-2 rounded-lg bg-primary px-4 py-2 text-primary-foreground"
-                    : "grid min-w-0 grid-cols-[minmax(0,1fr)] gap-2"
-                }
-              >
-                <MessageParts
-                  message={message}
-                  progressOf={(toolCallId) => progress[toolCallId]}
-                  renderQuestion={(toolCallId) => {
-                    const question = questions[toolCallId];
-                    return question ? (
-                      <ToolQuestionForm question={question} onAnswer={(reply) => answer(question, reply)} />
-                    ) : null;
-                  }}
-                  renderApproval={(toolName, approvalId) => (
-                    <ToolApproval
-                      toolName={toolName}
-                      disabled={busy}
-                      onDecide={(decision) => void decide(message, toolName, approvalId, decision)}
+        <div className="mx-auto grid w-full max-w-4xl min-w-0 grid-cols-[minmax(0,1fr)] gap-4">
+          {/* One column that may shrink below its content's width: long content scrolls or wraps inside. */}
+          <ol
+            className="grid grid-cols-[minmax(0,1fr)] content-start gap-4"
+            aria-label="Messages"
+            data-testid="messages"
+          >
+            {messages.map((message, index) => {
+              const last = index === messages.length - 1;
+              const copyable = message.role === "assistant" && !(busy && last) ? textOf(message) : "";
+              return (
+                <li
+                  key={message.id}
+                  className={message.role === "user" ? "min-w-0 justify-self-end" : "min-w-0"}
+                  data-testid={`message-${message.role}`}
+                >
+                  <div
+                    className={
+                      message.role === "user"
+                        ? "grid min-w-0 max-w-prose gap-2 rounded-lg bg-primary px-4 py-2 text-primary-foreground"
+                        : "grid min-w-0 grid-cols-[minmax(0,1fr)] gap-2"
+                    }
+                  >
+                    <MessageParts
+                      message={message}
+                      progressOf={(toolCallId) => progress[toolCallId]}
+                      renderQuestion={(toolCallId) => {
+                        const question = questions[toolCallId];
+                        return question ? (
+                          <ToolQuestionForm
+                            question={question}
+                            onAnswer={(reply) => answer(question, reply)}
+                          />
+                        ) : null;
+                      }}
+                      renderApproval={(toolName, approvalId) => (
+                        <ToolApproval
+                          toolName={toolName}
+                          disabled={busy}
+                          onDecide={(decision) => void decide(message, toolName, approvalId, decision)}
+                        />
+                      )}
+                      renderTurnError={(reason) => (
+                        <TurnFailed reason={reason} onRetry={last && !busy ? retry : undefined} />
+                      )}
                     />
-                  )}
-                  renderTurnError={(reason) => (
-                    <TurnFailed reason={reason} onRetry={last && !busy ? retry : undefined} />
-                  )}
-                />
-                {copyable ? (
-                  <div className="flex">
-                    <CopyButton compact label="Copy message" text={copyable} />
+                    {copyable ? (
+                      <div className="flex">
+                        <CopyButton compact label="Copy message" text={copyable} />
+                      </div>
+                    ) : null}
                   </div>
-                ) : null}
-              </div>
-            </li>
-          );
-        })}
-        {status === "submitted" ? (
-          <li className="flex items-center gap-2 text-sm text-muted-foreground">
-            <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> Thinking…
-          </li>
-        ) : null}
-      </ol>
-      {approvalError ? <Alert>{approvalError}</Alert> : null}
-      {error ? (
-        <TurnFailed reason={error.message || "Something went wrong."} onRetry={busy ? undefined : retry} />
-      ) : null}
-      <Composer
-        conversationId={conversationId}
-        view={view}
-        offline={offline}
-        busy={busy}
-        canRegenerate={messages.some((m) => m.role === "assistant")}
-        latest={
-          away ? (
-            <Button variant="secondary" size="sm" className="shadow" onClick={jumpToLatest}>
-              <ArrowDown className="h-4 w-4" aria-hidden /> Jump to latest
-            </Button>
-          ) : null
-        }
-        onSend={(text, attachments) => {
-          jumpToLatest();
-          void sendMessage({
-            parts: [
-              ...(text ? [{ type: "text" as const, text }] : []),
-              ...attachments.map((data) => ({ type: "data-resource" as const, data })),
-            ],
-          });
-        }}
-        onPromptMessages={(inserted) => {
-          const next = [...messages, ...inserted];
-          setMessages(next);
-          // A prompt that ends with the user's words is a question: send it as this turn.
-          if (next.at(-1)?.role === "user") void regenerate();
-        }}
-        onStop={() => void stop()}
-        onRegenerate={() => void regenerate()}
-      />
+                </li>
+              );
+            })}
+            {status === "submitted" ? (
+              <li className="flex items-center gap-2 text-sm text-muted-foreground">
+                <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> Thinking…
+              </li>
+            ) : null}
+          </ol>
+          {approvalError ? <Alert>{approvalError}</Alert> : null}
+          {error ? (
+            <TurnFailed
+              reason={error.message || "Something went wrong."}
+              onRetry={busy ? undefined : retry}
+            />
+          ) : null}
+        </div>
+      </section>
+      <div className="shrink-0 px-4 pb-3 md:px-6">
+        <div className="mx-auto w-full max-w-4xl min-w-0">
+          <Composer
+            autoFocus={initialMessages.length === 0}
+            conversationId={conversationId}
+            view={view}
+            offline={offline}
+            busy={busy}
+            canRegenerate={messages.some((m) => m.role === "assistant")}
+            latest={
+              away ? (
+                <Button variant="secondary" size="sm" className="shadow" onClick={jumpToLatest}>
+                  <ArrowDown className="h-4 w-4" aria-hidden /> Jump to latest
+                </Button>
+              ) : null
+            }
+            onSend={(text, attachments) => {
+              jumpToLatest();
+              void sendMessage({
+                parts: [
+                  ...(text ? [{ type: "text" as const, text }] : []),
+                  ...attachments.map((data) => ({ type: "data-resource" as const, data })),
+                ],
+              });
+            }}
+            onPromptMessages={(inserted) => {
+              const next = [...messages, ...inserted];
+              setMessages(next);
+              // A prompt that ends with the user's words is a question: send it as this turn.
+              if (next.at(-1)?.role === "user") void regenerate();
+            }}
+            onStop={() => void stop()}
+            onRegenerate={() => void regenerate()}
+          />
+        </div>
+      </div>
     </div>
   );
 }

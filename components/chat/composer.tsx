@@ -54,7 +54,10 @@ export function Composer({
   onStop,
   onRegenerate,
   latest,
+  autoFocus,
 }: {
+  /** Focus the message box when the page opens (a new conversation). */
+  autoFocus?: boolean;
   conversationId: string;
   view: ConversationView | null;
   offline: boolean;
@@ -193,7 +196,7 @@ export function Composer({
   }
 
   return (
-    <div className="sticky bottom-0 grid gap-2 border-t bg-background pt-3">
+    <div className="relative grid gap-2 border-t bg-background pt-3">
       {latest ? <div className="absolute -top-12 left-1/2 -translate-x-1/2">{latest}</div> : null}
       {prompt ? (
         <PromptForm
@@ -272,6 +275,8 @@ export function Composer({
         <textarea
           id="chat-input"
           ref={textarea}
+          // biome-ignore lint/a11y/noAutofocus: a new conversation has nothing to do but type its first message
+          autoFocus={autoFocus}
           value={text}
           role="combobox"
           aria-expanded={menu !== null && items.length > 0}

@@ -94,7 +94,13 @@ export function ConversationHeader({
           title="Delete this conversation?"
           description="Its messages are deleted for good."
           confirmLabel="Delete"
-          onConfirm={() => void deleteConversationAction(conversationId)}
+          onConfirm={() =>
+            startTransition(async () => {
+              const result = await deleteConversationAction(conversationId);
+              if (result.error) setError(result.error);
+              else router.push("/chat");
+            })
+          }
         >
           <Trash2 className="h-4 w-4" aria-hidden /> Delete
         </ConfirmButton>

@@ -29,6 +29,13 @@ function Part({ part }: { part: ContentBlock }) {
   return <LongText text={JSON.stringify(part, null, 2)} />;
 }
 
+/** The result's text items together, as the error message of a failed call is made from them. */
+const textOf = (content: ContentBlock[]) =>
+  content
+    .flatMap((part) => (part.type === "text" ? [part.text] : []))
+    .join("\n")
+    .trim();
+
 /**
  * A tool's result as a person reads it: text, images, resources and structured data (unless shown apart, as
  * checked against the tool's output schema), or the error.
@@ -40,10 +47,16 @@ export function ToolResult({
   result: ToolResultData;
   structuredApart?: boolean;
 }) {
+  const content = result.content ?? [];
+  // A failed call's message is usually its text items: shown once, in the alert.
+  const textInAlert = Boolean(
+    result.isError && result.errorMessage?.trim() === textOf(content) && textOf(content),
+  );
+  const shown = textInAlert ? content.filter((part) => part.type !== "text") : content;
   return (
     <div className="grid min-w-0 gap-2" data-testid="tool-result">
       {result.isError ? <Alert>{result.errorMessage ?? "The tool failed."}</Alert> : null}
-      {result.content?.map((part, index) => (
+      {shown.map((part, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: content parts have no identity of their own
         <Part key={index} part={part} />
       ))}

@@ -31,6 +31,8 @@ export function AppShell({
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on path change by design
   useEffect(() => setOpen(false), [pathname]);
   const isAdmin = role === "owner" || role === "admin";
+  // The chat fills the window and scrolls inside (its messages only); every other page scrolls as a document.
+  const fillsWindow = pathname === "/chat" || pathname.startsWith("/chat/");
 
   const sidebar = (
     <nav aria-label="Main" className="grid gap-1">
@@ -59,7 +61,7 @@ export function AppShell({
   );
 
   return (
-    <div className="flex min-h-dvh">
+    <div className={cn("flex", fillsWindow ? "h-dvh overflow-hidden" : "min-h-dvh")}>
       {/* The first stop of the keyboard: past the navigation, straight to the page. */}
       <a
         href="#main"
@@ -98,8 +100,8 @@ export function AppShell({
         </div>
       ) : null}
 
-      <div className="flex min-w-0 flex-1 flex-col">
-        <header className="flex h-14 items-center gap-2 border-b bg-card px-4">
+      <div className="flex min-h-0 min-w-0 flex-1 flex-col">
+        <header className="flex h-14 shrink-0 items-center gap-2 border-b bg-card px-4">
           <Button
             variant="ghost"
             size="icon"
@@ -116,7 +118,14 @@ export function AppShell({
             <UserMenu user={user} role={role} />
           </div>
         </header>
-        <main id="main" tabIndex={-1} className="mx-auto w-full max-w-5xl flex-1 p-4 outline-none md:p-8">
+        <main
+          id="main"
+          tabIndex={-1}
+          className={cn(
+            "w-full flex-1 outline-none",
+            fillsWindow ? "flex min-h-0 flex-col" : "mx-auto max-w-5xl p-4 md:p-8",
+          )}
+        >
           {children}
         </main>
       </div>

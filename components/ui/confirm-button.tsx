@@ -1,7 +1,7 @@
 "use client";
 
 import { type ReactNode, useRef } from "react";
-import { Button } from "./button";
+import { Button, type ButtonProps } from "./button";
 
 /** A destructive action behind a confirmation dialog (the native <dialog>, so focus and Escape work). */
 export function ConfirmButton({
@@ -10,8 +10,11 @@ export function ConfirmButton({
   confirmLabel,
   onConfirm,
   disabled,
+  trigger,
   children,
 }: {
+  /** How the button that opens the dialog looks, and its name when it shows an icon only. */
+  trigger?: Pick<ButtonProps, "variant" | "size" | "className" | "aria-label">;
   title: string;
   description: string;
   confirmLabel: string;
@@ -22,7 +25,13 @@ export function ConfirmButton({
   const dialog = useRef<HTMLDialogElement>(null);
   return (
     <>
-      <Button variant="secondary" size="sm" disabled={disabled} onClick={() => dialog.current?.showModal()}>
+      <Button
+        variant="secondary"
+        size="sm"
+        {...trigger}
+        disabled={disabled}
+        onClick={() => dialog.current?.showModal()}
+      >
         {children}
       </Button>
       <dialog

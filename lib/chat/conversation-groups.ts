@@ -1,5 +1,5 @@
-/** The groups of the conversation list, newest first. */
-export const CONVERSATION_GROUPS = ["Today", "Yesterday", "Previous 7 days", "Earlier"] as const;
+/** The groups of the conversation list, in order: pinned ones first, then by day, newest first. */
+export const CONVERSATION_GROUPS = ["Pinned", "Today", "Yesterday", "Previous 7 days", "Older"] as const;
 export type ConversationGroup = (typeof CONVERSATION_GROUPS)[number];
 
 /** Days since the epoch of the calendar day `date` falls on in `timeZone`. */
@@ -8,24 +8,24 @@ function dayNumber(date: Date, timeZone: string): number {
   return Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1) / 86_400_000;
 }
 
-/** Which group a conversation last active at `updatedAt` belongs to, by calendar days in `timeZone`. */
+/** Which day group a conversation last active at `updatedAt` belongs to, by calendar days in `timeZone`. */
 export function conversationGroup(updatedAt: Date, now: Date, timeZone: string): ConversationGroup {
   const days = dayNumber(now, timeZone) - dayNumber(updatedAt, timeZone);
   if (days <= 0) return "Today";
   if (days === 1) return "Yesterday";
   if (days < 7) return "Previous 7 days";
-  return "Earlier";
+  return "Older";
 }
 
-/** The items in their groups, each group in the items' order, empty groups left out. */
-export function groupConversations<Item extends { updatedAt: Date }>(
+/** The items in their groups (pinned ones in "Pinned" whatever their day), each group in the items' order, empty groups left out. */
+export function groupConversations<Item extends { updatedAt: Date; pinned?: boolean }>(
   items: Item[],
   now: Date,
   timeZone: string,
 ): { group: ConversationGroup; items: Item[] }[] {
   const byGroup = new Map<ConversationGroup, Item[]>();
   for (const item of items) {
-    const group = conversationGroup(item.updatedAt, now, timeZone);
+    const group = item.pinned ? "Pinned" : conversationGroup(item.updatedAt, now, timeZone);
     byGroup.set(group, [...(byGroup.get(group) ?? []), item]);
   }
   return CONVERSATION_GROUPS.flatMap((group) => {

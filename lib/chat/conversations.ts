@@ -1,5 +1,5 @@
 import type { UIMessage } from "ai";
-import { and, asc, desc, eq, ilike, sql } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import {
@@ -23,6 +23,8 @@ export interface ConversationListItem {
   title: string;
   agentName: string | null;
   updatedAt: Date;
+  /** When the user pinned it to the top of the list; null when not pinned. */
+  pinnedAt: Date | null;
 }
 
 const hasMessages = sql`exists (select 1 from ${chatMessages} where ${chatMessages.conversationId} = ${conversations.id})`;
@@ -30,9 +32,19 @@ const hasMessages = sql`exists (select 1 from ${chatMessages} where ${chatMessag
 // In LIKE patterns, % and _ are wildcards and backslash escapes: what the user typed is matched literally.
 const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
+/** Conversations whose title, or the text of one of their messages, contains `pattern` (an ILIKE pattern). */
+const titleOrTextMatches = (pattern: string) =>
+  or(
+    ilike(conversations.title, pattern),
+    // Only what was written (text parts), not the JSON around it or tool calls' arguments.
+    sql`exists (select 1 from ${chatMessages}, jsonb_array_elements(${chatMessages.parts}) as part
+      where ${chatMessages.conversationId} = ${conversations.id}
+        and part->>'type' = 'text' and part->>'text' ilike ${pattern})`,
+  );
+
 /**
- * The user's conversations in the active organization that hold at least one message, newest first, with their
- * agent's name; `search` keeps those whose title contains it (any case).
+ * The user's conversations in the active organization that hold at least one message, pinned ones first, then
+ * newest first, with their agent's name; `search` keeps those whose title or message text contains it (any case).
  */
 export function listConversations(
   db: Database,
@@ -46,6 +58,7 @@ export function listConversations(
       title: conversations.title,
       agentName: agents.name,
       updatedAt: conversations.updatedAt,
+      pinnedAt: conversations.pinnedAt,
     })
     .from(conversations)
     .leftJoin(agents, eq(agents.id, conversations.agentId))
@@ -54,10 +67,10 @@ export function listConversations(
         eq(conversations.organizationId, ctx.orgId),
         eq(conversations.userId, ctx.userId),
         hasMessages,
-        term ? ilike(conversations.title, `%${likeEscaped(term)}%`) : undefined,
+        term ? titleOrTextMatches(`%${likeEscaped(term)}%`) : undefined,
       ),
     )
-    .orderBy(desc(conversations.updatedAt))
+    .orderBy(sql`${conversations.pinnedAt} desc nulls last`, desc(conversations.updatedAt))
     .limit(100);
 }
 
@@ -93,6 +106,7 @@ export async function startConversation(
       disabledIntegrationIds: [],
       disabledTools: [],
       approvedTools: [],
+      pinnedAt: null,
       createdAt: new Date(),
       updatedAt: new Date(),
     })
@@ -268,4 +282,13 @@ export async function renameConversation(db: Database, ctx: UserContext, id: str
     title,
   );
   await db.update(conversations).set({ title: name }).where(eq(conversations.id, conversation.id));
+}
+
+/** Pins one of the user's conversations to the top of their list, or unpins it. */
+export async function pinConversation(db: Database, ctx: UserContext, id: string, pinned: boolean) {
+  const conversation = await getConversation(db, ctx, id);
+  await db
+    .update(conversations)
+    .set({ pinnedAt: pinned ? sql`now()` : null })
+    .where(eq(conversations.id, conversation.id));
 }

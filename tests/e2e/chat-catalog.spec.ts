@@ -182,7 +182,7 @@ test.describe
       await refresh.getByRole("button", { name: "Cancel" }).click();
       await expect(banner).toContainText("Strict: 2 tools");
 
-      await page.getByRole("button", { name: "Delete" }).click();
+      await page.getByRole("button", { name: "Delete", exact: true }).click();
       await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
       await expect(page).toHaveURL(/\/chat$/);
     });

@@ -228,7 +228,7 @@ test.describe
         .getByTestId("tool-output")
         .getByRole("button", { name: /Show all/ })
         .click();
-      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.getByTestId("message-pane").evaluate((pane) => pane.scrollTo(0, 0));
       const jump = page.getByRole("button", { name: "Jump to latest" });
       await expect(jump).toBeVisible();
       await jump.click();

@@ -117,7 +117,7 @@ test("a tool's server asks a question in the chat, and the call goes on with the
   await expect(toolCall.getByTestId("tool-output")).toContainText("- Name: Quentin Q");
 });
 
-test("the conversation list: no empty conversations, grouped by day with the agent, searchable by title", async ({
+test("the conversation list: no empty conversations, grouped by day with the agent, searchable", async ({
   page,
   signedIn: _,
 }) => {
@@ -145,14 +145,12 @@ test("the conversation list: no empty conversations, grouped by day with the age
   await expect(today.getByTestId("conversation-row")).toContainText("Routers in Frankfurt");
   await expect(today.getByTestId("conversation-row")).toContainText("Assistant");
 
+  // The sidebar's search asks the server as one types; it has a spec of its own (chat-sidebar.spec.ts).
   const search = page.getByRole("searchbox", { name: "Search conversations" });
   await search.fill("frankfurt");
-  await search.press("Enter");
-  await expect(page).toHaveURL(/\?q=frankfurt/);
   await expect(page.getByTestId("conversation-row")).toHaveCount(1);
   await search.fill("Paris");
-  await search.press("Enter");
-  await expect(page.getByText("No conversation title contains “Paris”.")).toBeVisible();
-  await page.getByRole("link", { name: "Show all conversations" }).click();
+  await expect(page.getByText("No conversation mentions “Paris”.")).toBeVisible();
+  await search.fill("");
   await expect(page.getByTestId("conversation-row")).toHaveCount(1);
 });

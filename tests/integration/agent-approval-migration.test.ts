@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { type DatabaseHandle, openPostgres, pgliteHandle } from "@/db/client";
 import { migrateDatabase, migrationsFolder } from "@/db/migrate";
 
-const APPROVAL_MIGRATION = "0018_agent_tool_approval";
+const APPROVAL_MIGRATION = "0019_agent_tool_approval";
 
 let handle: DatabaseHandle;
 let dropDatabase = async () => {};

@@ -164,9 +164,9 @@ describe("server actions check their arguments before anything runs", () => {
     expect((await allowToolAlwaysAction(conversationId, "x\u0000")).error).toMatch(/toolName/);
   });
 
-  it("throws a validation error from the actions that answer by redirecting", async () => {
-    await expect(deleteConversationAction(forged<string>({ id: conversationId }))).rejects.toBeInstanceOf(
-      ValidationError,
+  it("throws a validation error from the actions that answer by redirecting, and refuses a forged id", async () => {
+    expect((await deleteConversationAction(forged<string>({ id: conversationId }))).error).toMatch(
+      /id: must be an id/,
     );
     await expect(newConversationAction(forged<FormData>("agent"))).rejects.toBeInstanceOf(ValidationError);
     const [still] = await handle.db.select().from(conversations).where(eq(conversations.id, conversationId));

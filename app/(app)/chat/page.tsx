@@ -1,40 +1,28 @@
-import { MessageSquarePlus, Search } from "lucide-react";
+import { MessageSquarePlus } from "lucide-react";
 import type { Metadata } from "next";
-import Link from "next/link";
-import { ConversationList } from "@/components/chat/conversation-list";
 import { Button } from "@/components/ui/button";
-import { Card } from "@/components/ui/card";
-import { Input } from "@/components/ui/input";
 import { requireSignedInPage } from "@/lib/auth/request-context";
 import { listAgents } from "@/lib/chat/agents";
-import { listConversations } from "@/lib/chat/conversations";
 import { newConversationAction } from "./actions";
 
 export const metadata: Metadata = { title: "Chat" };
 
-export default async function ChatIndexPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+/** The chat's start: a new conversation with the agent of one's choice; the sidebar lists the others. */
+export default async function ChatIndexPage() {
   const { db, ctx } = await requireSignedInPage();
-  const { q } = await searchParams;
-  const search = typeof q === "string" ? q.slice(0, 200) : "";
-  const [conversations, agents] = await Promise.all([
-    listConversations(db, ctx, { search }),
-    listAgents(db, ctx),
-  ]);
+  const agents = await listAgents(db, ctx);
   return (
-    <div className="grid gap-6">
-      <div className="flex flex-wrap items-start justify-between gap-3">
+    <div className="min-h-0 flex-1 overflow-y-auto p-4 md:p-8">
+      <div className="mx-auto grid w-full max-w-3xl gap-6">
         <div>
           <h1 className="text-2xl font-semibold">Chat</h1>
           <p className="mt-1 text-sm text-muted-foreground">
             Talk to the organization&apos;s agents; they use the tools of your integrations and the built-in
-            knowledge tools.
+            knowledge tools. Your conversations are listed beside this page, searchable by title and by what
+            was written.
           </p>
         </div>
-        <form action={newConversationAction} className="flex items-center gap-2">
+        <form action={newConversationAction} className="flex min-w-0 flex-wrap items-center gap-2">
           {agents.length > 1 ? (
             <>
               <label htmlFor="new-conversation-agent" className="text-sm text-muted-foreground">
@@ -43,7 +31,7 @@ export default async function ChatIndexPage({
               <select
                 id="new-conversation-agent"
                 name="agentId"
-                className="h-9 rounded-md border bg-card px-2 text-sm"
+                className="h-9 min-w-0 max-w-full rounded-md border bg-card px-2 text-sm"
                 defaultValue={agents[0]?.id}
               >
                 {agents.map((agent) => (
@@ -58,42 +46,13 @@ export default async function ChatIndexPage({
             <MessageSquarePlus className="h-4 w-4" aria-hidden /> New conversation
           </Button>
         </form>
+        <p className="text-xs text-muted-foreground">
+          Shortcuts: <kbd className="rounded border px-1">Ctrl</kbd>+
+          <kbd className="rounded border px-1">Shift</kbd>+<kbd className="rounded border px-1">O</kbd> starts
+          a new conversation; <kbd className="rounded border px-1">Esc</kbd> stops an answer; the arrow keys
+          move through the list.
+        </p>
       </div>
-      <search>
-        <form action="/chat" className="flex max-w-md gap-2">
-          <label htmlFor="conversation-search" className="sr-only">
-            Search conversations
-          </label>
-          <Input
-            id="conversation-search"
-            name="q"
-            type="search"
-            defaultValue={search}
-            placeholder="Search conversations by title"
-          />
-          <Button type="submit" variant="secondary">
-            <Search className="h-4 w-4" aria-hidden /> Search
-          </Button>
-        </form>
-      </search>
-      {conversations.length === 0 ? (
-        <Card>
-          {search ? (
-            <p className="text-sm text-muted-foreground">
-              No conversation title contains “{search}”.{" "}
-              <Link href="/chat" className="text-primary underline">
-                Show all conversations
-              </Link>
-            </p>
-          ) : (
-            <p className="text-sm text-muted-foreground">No conversations yet. Start one.</p>
-          )}
-        </Card>
-      ) : (
-        <ConversationList
-          conversations={conversations.map((c) => ({ ...c, updatedAt: c.updatedAt.toISOString() }))}
-        />
-      )}
     </div>
   );
 }

@@ -13,7 +13,7 @@ describe("the conversation list's day groups", () => {
     // 03:00 UTC on the 25th is 22:00 on the 24th in New York.
     ["2026-11-25T03:00:00Z", "America/New_York", "Yesterday"],
     ["2026-11-19T12:00:00Z", "UTC", "Previous 7 days"],
-    ["2026-11-18T12:00:00Z", "UTC", "Earlier"],
+    ["2026-11-18T12:00:00Z", "UTC", "Older"],
   ])("groups %s read in %s under %s", (updatedAt, timeZone, group) => {
     expect(conversationGroup(new Date(updatedAt), now, timeZone)).toBe(group);
   });
@@ -28,7 +28,21 @@ describe("the conversation list's day groups", () => {
       groupConversations(items, now, "UTC").map(({ group, items }) => [group, items.map((i) => i.id)]),
     ).toEqual([
       ["Today", ["a", "b"]],
-      ["Earlier", ["c"]],
+      ["Older", ["c"]],
+    ]);
+  });
+
+  it("puts pinned items first, whatever their day", () => {
+    const items = [
+      { id: "a", updatedAt: new Date("2026-11-25T09:00:00Z") },
+      { id: "b", updatedAt: new Date("2026-10-01T08:00:00Z"), pinned: true },
+      { id: "c", updatedAt: new Date("2026-11-25T08:00:00Z"), pinned: false },
+    ];
+    expect(
+      groupConversations(items, now, "UTC").map(({ group, items }) => [group, items.map((i) => i.id)]),
+    ).toEqual([
+      ["Pinned", ["b"]],
+      ["Today", ["a", "c"]],
     ]);
   });
 });

@@ -8,7 +8,12 @@ import { chatModel } from "@/lib/chat/model";
 import { prepareConversation } from "@/lib/chat/prepare-conversation";
 import { NotFoundError } from "@/lib/errors";
 
-export const metadata: Metadata = { title: "Conversation" };
+/** The window's title names the conversation, so tabs and history tell conversations apart. */
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { db, ctx } = await requireSignedInPage();
+  const conversation = await getConversation(db, ctx, (await params).id).catch(() => null);
+  return { title: conversation?.title ?? "Conversation" };
+}
 
 export default async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
   const { db, ctx } = await requireSignedInPage();
@@ -20,6 +25,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
     const prepared = conversation.discovery ? await prepareConversation(db, ctx, conversation) : null;
     return (
       <ChatView
+        key={conversation.id}
         conversationId={conversation.id}
         title={conversation.title}
         initialMessages={messages}

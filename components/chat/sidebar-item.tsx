@@ -1,0 +1,143 @@
+"use client";
+
+import { Pencil, Pin, PinOff, Trash2 } from "lucide-react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import {
+  deleteConversationAction,
+  pinConversationAction,
+  renameConversationAction,
+} from "@/app/(app)/chat/actions";
+import { Button } from "@/components/ui/button";
+import { ConfirmButton } from "@/components/ui/confirm-button";
+import { Input } from "@/components/ui/input";
+import type { ConversationRow } from "@/lib/chat/conversation-row";
+import { cn } from "@/lib/cn";
+
+// On a phone (no hover) the actions always show; on wider screens, when the row is hovered or focused.
+const actionsShown =
+  "flex shrink-0 items-center lg:opacity-0 lg:group-focus-within:opacity-100 lg:group-hover:opacity-100";
+
+/** One conversation of the sidebar: a link to it (client navigation), and rename, pin and delete in place. */
+export function SidebarItem({ conversation, active }: { conversation: ConversationRow; active: boolean }) {
+  const router = useRouter();
+  const [renaming, setRenaming] = useState(false);
+  const [error, setError] = useState<string>();
+  const [pending, startTransition] = useTransition();
+  const { id, title, pinned } = conversation;
+
+  const act = (action: () => Promise<{ error?: string }>, after?: () => void) =>
+    startTransition(async () => {
+      setError(undefined);
+      const result = await action();
+      if (result.error) setError(result.error);
+      else after?.();
+    });
+
+  if (renaming)
+    return (
+      <li className="px-1 py-1">
+        <form
+          className="flex items-center gap-1"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const value = String(new FormData(event.currentTarget).get("title") ?? "");
+            act(
+              () => renameConversationAction(id, value),
+              () => setRenaming(false),
+            );
+          }}
+        >
+          <Input
+            name="title"
+            aria-label="New title"
+            defaultValue={title}
+            maxLength={120}
+            autoFocus
+            className="h-8"
+            onKeyDown={(event) => {
+              if (event.key === "Escape") {
+                event.preventDefault();
+                setRenaming(false);
+              }
+            }}
+          />
+          <Button type="submit" size="sm" disabled={pending}>
+            Save
+          </Button>
+        </form>
+        {error ? <p className="mt-1 text-xs text-destructive">{error}</p> : null}
+      </li>
+    );
+
+  return (
+    <li className="group" data-testid="sidebar-conversation">
+      <div
+        className={cn(
+          "flex min-w-0 items-center gap-1 rounded-md pr-1",
+          active ? "bg-muted" : "hover:bg-muted",
+        )}
+      >
+        {/* Fetched when chosen, not for every row in view: each fetch would render the list again. */}
+        <Link
+          href={`/chat/${id}`}
+          prefetch={false}
+          aria-current={active ? "page" : undefined}
+          className="grid min-w-0 flex-1 rounded-md px-2 py-1.5 outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          data-conversation-link
+          data-testid="conversation-row"
+        >
+          <span className={cn("truncate text-sm", active && "font-medium")}>{title}</span>
+          {conversation.agentName ? (
+            <span className="truncate text-xs text-muted-foreground">{conversation.agentName}</span>
+          ) : null}
+        </Link>
+        <div className={actionsShown}>
+          <Button
+            variant="ghost"
+            size="icon"
+            className="h-7 w-7"
+            aria-label={`Rename “${title}”`}
+            onClick={() => setRenaming(true)}
+          >
+            <Pencil className="h-3.5 w-3.5" />
+          </Button>
+          <Button
+            variant="ghost"
+            size="icon"
+            className="h-7 w-7"
+            aria-label={pinned ? `Unpin “${title}”` : `Pin “${title}”`}
+            disabled={pending}
+            onClick={() => act(() => pinConversationAction(id, !pinned))}
+          >
+            {pinned ? <PinOff className="h-3.5 w-3.5" /> : <Pin className="h-3.5 w-3.5" />}
+          </Button>
+          <ConfirmButton
+            title={`Delete “${title}”?`}
+            description="Its messages are deleted for good."
+            confirmLabel="Delete"
+            disabled={pending}
+            trigger={{
+              variant: "ghost",
+              size: "icon",
+              className: "h-7 w-7",
+              "aria-label": `Delete “${title}”`,
+            }}
+            onConfirm={() =>
+              act(
+                () => deleteConversationAction(id),
+                () => {
+                  if (active) router.push("/chat");
+                },
+              )
+            }
+          >
+            <Trash2 className="h-3.5 w-3.5" aria-hidden />
+          </ConfirmButton>
+        </div>
+      </div>
+      {error ? <p className="px-2 text-xs text-destructive">{error}</p> : null}
+    </li>
+  );
+}
