@@ -7,11 +7,14 @@ import type { DatabaseHandle } from "./client";
 
 export const migrationsFolder = path.resolve(import.meta.dirname, "migrations");
 
-/** Applies the committed drizzle-kit migrations; the same files run on PGlite and PostgreSQL. */
-export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
+/**
+ * Applies the committed drizzle-kit migrations; the same files run on PGlite and PostgreSQL. A test of one
+ * migration passes a folder holding only those before it, to have rows as they were.
+ */
+export async function migrateDatabase(handle: DatabaseHandle, folder = migrationsFolder): Promise<void> {
   if (handle.kind === "pglite") {
-    await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder });
+    await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder: folder });
   } else {
-    await migratePostgres(handle.db as unknown as PostgresJsDatabase, { migrationsFolder });
+    await migratePostgres(handle.db as unknown as PostgresJsDatabase, { migrationsFolder: folder });
   }
 }

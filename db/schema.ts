@@ -1,4 +1,4 @@
-import type { Prompt, Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Prompt, Resource, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -326,6 +326,8 @@ export const signInThrottles = pgTable("sign_in_throttles", {
   lockedUntil: timestamp("locked_until", { withTimezone: true }),
 });
 
+export const toolApprovalEnum = pgEnum("tool_approval", ["always", "risky", "never"]);
+
 export const agents = pgTable(
   "agents",
   {
@@ -346,8 +348,11 @@ export const agents = pgTable(
       .notNull()
       .default(["node_knowledge_retriever", "knowledge_search"]),
     isDefault: boolean("is_default").notNull().default(false),
-    /** Each tool call waits for the user to allow it (once or for the conversation) or deny it. */
-    requireToolApproval: boolean("require_tool_approval").notNull().default(false),
+    /**
+     * Which tool calls wait for the user to allow them (once or for the conversation) or deny them: every call,
+     * calls of tools not marked read-only, or none.
+     */
+    toolApproval: toolApprovalEnum("tool_approval").notNull().default("risky"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("agents_org_idx").on(table.organizationId)],
@@ -416,6 +421,10 @@ export const capabilities = pgTable(
       .$type<Record<string, unknown>>()
       .notNull()
       .default({ type: "object", properties: {} }),
+    /** JSON Schema its structured result must match; null: none declared. */
+    outputSchema: json("output_schema").$type<Record<string, unknown>>(),
+    /** The MCP hints it declares (read-only, destructive, idempotent, open world); null: none. */
+    annotations: json("annotations").$type<ToolAnnotations>(),
     code: text("code").notNull(),
     usageCount: integer("usage_count").notNull().default(0),
     successCount: integer("success_count").notNull().default(0),

@@ -9,6 +9,7 @@ import { Alert } from "@/components/ui/alert";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import type { AgentFormValues } from "@/lib/chat/agent-form-data";
+import { toolApprovalChoices } from "@/lib/chat/tool-approval-schema";
 import { ScopeFieldset } from "./scope-fieldset";
 
 /**
@@ -115,20 +116,40 @@ export function AgentForm({
             </label>
           ))}
         </fieldset>
-        <label className="flex items-start gap-2 text-sm">
-          <input
-            type="checkbox"
-            name="requireToolApproval"
-            defaultChecked={agent.requireToolApproval}
-            className="mt-1"
-          />
-          <span>
-            Ask before running tools
-            <span className="block text-xs text-muted-foreground">
-              The user allows each call once or for the rest of the conversation, or denies it.
-            </span>
-          </span>
-        </label>
+        <fieldset className="grid gap-1.5">
+          <legend className="mb-1 text-sm font-medium">Approvals</legend>
+          <p className="text-xs text-muted-foreground">
+            A call that asks waits for the user to allow it, once or for the rest of the conversation, or deny
+            it.
+          </p>
+          {toolApprovalChoices.map((choice) => (
+            <div key={choice.value} className="flex items-start gap-2 text-sm">
+              <input
+                type="radio"
+                id={`tool-approval-${choice.value}`}
+                name="toolApproval"
+                value={choice.value}
+                defaultChecked={agent.toolApproval === choice.value}
+                aria-describedby={`tool-approval-${choice.value}-note`}
+                className="mt-1"
+              />
+              <span>
+                <label htmlFor={`tool-approval-${choice.value}`}>{choice.label}</label>
+                <span
+                  id={`tool-approval-${choice.value}-note`}
+                  className="block text-xs text-muted-foreground"
+                >
+                  {choice.explanation}
+                </span>
+              </span>
+            </div>
+          ))}
+          {fieldError("toolApproval") ? (
+            <p className="text-xs text-destructive" data-testid="agent-toolApproval-error">
+              {fieldError("toolApproval")}
+            </p>
+          ) : null}
+        </fieldset>
       </fieldset>
       {readOnly ? null : (
         <div>

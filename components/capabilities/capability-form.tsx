@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, useRef, useState } from "react";
-import { type CapabilityDraftInput, saveCapabilityAction } from "@/app/(app)/capabilities/actions";
+import { type CapabilityFormValues, saveCapabilityAction } from "@/app/(app)/capabilities/actions";
 import { ActionForm } from "@/components/forms/action-form";
 import type { FormState } from "@/components/forms/form-state";
 import { SubmitButton } from "@/components/forms/submit-button";
@@ -9,6 +9,7 @@ import { Alert } from "@/components/ui/alert";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { useUnsavedChangesWarning } from "@/components/ui/use-unsaved-changes";
+import { capabilityHints } from "@/lib/capabilities/annotations-schema";
 import { capabilityToolName } from "@/lib/capabilities/tool-name";
 import { CodeEditor } from "./code-editor";
 import { TestRunPanel } from "./test-run-panel";
@@ -18,7 +19,7 @@ const echoed = await tools.call("node_knowledge_retriever", { node_names: [args.
 console.log("looked up", args.node);
 return { node: args.node, found: echoed };`;
 
-export const NEW_CAPABILITY: CapabilityDraftInput = {
+export const NEW_CAPABILITY: CapabilityFormValues = {
   id: null,
   namespace: "",
   action: "",
@@ -32,6 +33,8 @@ export const NEW_CAPABILITY: CapabilityDraftInput = {
     null,
     2,
   ),
+  outputSchema: "",
+  hints: [],
   code: EXAMPLE_CODE,
 };
 
@@ -40,7 +43,7 @@ export function CapabilityForm({
   capability,
   readOnly,
 }: {
-  capability: CapabilityDraftInput;
+  capability: CapabilityFormValues;
   readOnly: boolean;
 }) {
   const [state, action] = useActionState<FormState, FormData>(
@@ -131,6 +134,51 @@ export function CapabilityForm({
               className="rounded-md border bg-card p-3 font-mono text-xs outline-none focus-visible:ring-2 focus-visible:ring-ring"
             />
           </Field>
+          <Field
+            id="cap-output-schema"
+            label="Output schema (JSON Schema, optional)"
+            hint="The tool's outputSchema. A result that does not match it is reported as an error, not passed on."
+            error={fieldError("outputSchema")}
+          >
+            <textarea
+              id="cap-output-schema"
+              name="outputSchema"
+              rows={4}
+              spellCheck={false}
+              defaultValue={values.outputSchema}
+              placeholder='{"type": "object", "properties": {…}}'
+              className="rounded-md border bg-card p-3 font-mono text-xs outline-none focus-visible:ring-2 focus-visible:ring-ring"
+            />
+          </Field>
+          <fieldset className="grid gap-1.5">
+            <legend className="mb-1 text-sm font-medium">Annotations</legend>
+            <p className="text-xs text-muted-foreground">
+              What clients are told of the tool. None checked: it may change and delete things, so agents that
+              ask before risky tools ask before it.
+            </p>
+            {capabilityHints.map((hint) => (
+              <div key={hint.name} className="flex items-start gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  id={`cap-hint-${hint.name}`}
+                  name="hints"
+                  value={hint.name}
+                  defaultChecked={capability.hints.includes(hint.name)}
+                  aria-describedby={`cap-hint-${hint.name}-note`}
+                  className="mt-1"
+                />
+                <span>
+                  <label htmlFor={`cap-hint-${hint.name}`}>{hint.label}</label>
+                  <span id={`cap-hint-${hint.name}-note`} className="block text-xs text-muted-foreground">
+                    {hint.note}
+                  </span>
+                </span>
+              </div>
+            ))}
+            {fieldError("annotations") ? (
+              <p className="text-xs text-destructive">{fieldError("annotations")}</p>
+            ) : null}
+          </fieldset>
           <Field
             id="cap-code"
             label="Code"

@@ -10,6 +10,7 @@ import { Input } from "@/components/ui/input";
 import { RunningFor } from "@/components/ui/running-for";
 import { useCancellable } from "@/components/ui/use-cancellable";
 import type { ConversationView } from "@/lib/chat/conversation-view";
+import { toolApprovalSummary } from "@/lib/chat/tool-approval-schema";
 import { DiscoveryBadge } from "./discovery-badge";
 import { startDiscovery } from "./start-discovery";
 import { StartProgress, useStartProgress } from "./start-progress";
@@ -109,7 +110,7 @@ export function ConversationHeader({
         <div className="flex flex-wrap items-start gap-3 text-xs text-muted-foreground">
           <span className="py-1.5" data-testid="conversation-agent">
             Agent: <span className="font-medium text-foreground">{view.agentName}</span>
-            {view.requireApproval ? " · asks before running tools" : ""}
+            {toolApprovalSummary[view.toolApproval] ? ` · ${toolApprovalSummary[view.toolApproval]}` : ""}
           </span>
           <ToolsPanel
             key={`${view.disabledIntegrationIds.join()}|${view.disabledTools.join()}`}

@@ -36,8 +36,17 @@ const textOf = (content: ContentBlock[]) =>
     .join("\n")
     .trim();
 
-/** A tool's result as a person reads it: text, images, resources and structured data, or the error. */
-export function ToolResult({ result }: { result: ToolResultData }) {
+/**
+ * A tool's result as a person reads it: text, images, resources and structured data (unless shown apart, as
+ * checked against the tool's output schema), or the error.
+ */
+export function ToolResult({
+  result,
+  structuredApart,
+}: {
+  result: ToolResultData;
+  structuredApart?: boolean;
+}) {
   const content = result.content ?? [];
   // A failed call's message is usually its text items: shown once, in the alert.
   const textInAlert = Boolean(
@@ -51,7 +60,7 @@ export function ToolResult({ result }: { result: ToolResultData }) {
         // biome-ignore lint/suspicious/noArrayIndexKey: content parts have no identity of their own
         <Part key={index} part={part} />
       ))}
-      {result.structuredContent ? (
+      {result.structuredContent && !structuredApart ? (
         <LongText text={JSON.stringify(result.structuredContent, null, 2)} />
       ) : null}
     </div>

@@ -25,6 +25,8 @@ import {
 import { RawExchange, RunSummary, statusOf } from "./run-summary";
 import { SamplingRequestForm } from "./sampling-request";
 import { defaultsOf, type FormValues, formErrorsOf, SchemaForm, toArguments } from "./schema-form";
+import { StructuredResult } from "./structured-result";
+import { ToolAnnotations } from "./tool-annotations";
 import { ToolResult } from "./tool-result";
 
 /** A past run's arguments as the form shows them, to run it again. */
@@ -67,6 +69,7 @@ export function ToolRunner({
   const history = useRunHistory(viewerId, integrationId);
   const run = useCancellable();
   const tool = tools.find((t) => t.name === name);
+  const outcomeTool = outcome ? tools.find((t) => t.name === outcome.tool) : undefined;
   if (tools.length === 0) return null;
 
   const choose = (next: string, nextValues?: FormValues) => {
@@ -160,6 +163,7 @@ export function ToolRunner({
             ))}
           </Select>
         </Field>
+        {tool ? <ToolAnnotations key={tool.name} tool={tool} /> : null}
         {tool?.description ? <p className="text-sm text-muted-foreground">{tool.description}</p> : null}
         {tool ? (
           <SchemaForm schema={tool.inputSchema} values={values} errors={errors} onChange={setValues} />
@@ -218,7 +222,10 @@ export function ToolRunner({
             latencyMs={outcome.latencyMs}
             bytes={outcome.bytes}
           />
-          <ToolResult result={outcome.result} />
+          <ToolResult result={outcome.result} structuredApart={outcomeTool?.outputSchema !== undefined} />
+          {outcomeTool?.outputSchema && !outcome.refused ? (
+            <StructuredResult result={outcome.result} />
+          ) : null}
           {outcome.refused ? null : (
             <RawExchange tool={outcome.tool} args={outcome.args} result={outcome.result} />
           )}

@@ -12,6 +12,19 @@ export function capabilityToolNameSql(namespace: SQLWrapper, action: SQLWrapper)
   return sql<string>`${CAPABILITY_TOOL_PREFIX}::text || ${namespace} || ${CAPABILITY_TOOL_SEPARATOR}::text || ${action}`;
 }
 
+/** A JSON Schema a tool declares (arguments or result): an object's, and one that compiles. */
+function objectSchema(label: string) {
+  return (schema: Record<string, unknown> | null, issue: z.RefinementCtx) => {
+    if (schema === null) return;
+    if (schema.type !== "object") {
+      issue.addIssue({ code: "custom", message: `The ${label} must have "type": "object".` });
+      return;
+    }
+    const problem = compileToolSchema(schema);
+    if (problem) issue.addIssue({ code: "custom", message: `The ${label} is not valid: ${problem}` });
+  };
+}
+
 export const capabilityInputSchema = z
   .object({
     namespace: z
@@ -32,15 +45,29 @@ export const capabilityInputSchema = z
     parametersSchema: z
       .record(z.string(), z.unknown(), { error: "The parameters schema must be a JSON object." })
       .default({ type: "object", properties: {} })
-      .superRefine((schema, issue) => {
-        if (schema.type !== "object") {
-          issue.addIssue({ code: "custom", message: 'The parameters schema must have "type": "object".' });
-          return;
-        }
-        const problem = compileToolSchema(schema);
-        if (problem)
-          issue.addIssue({ code: "custom", message: `The parameters schema is not valid: ${problem}` });
-      }),
+      .superRefine(objectSchema("parameters schema")),
+    /** Null: the capability declares no output schema. */
+    outputSchema: z
+      .record(z.string(), z.unknown(), { error: "The output schema must be a JSON object." })
+      .nullable()
+      .default(null)
+      .superRefine(objectSchema("output schema")),
+    /** The MCP hints it declares; null: none (clients then assume it may change and destroy things). */
+    annotations: z
+      .strictObject(
+        {
+          readOnlyHint: z.boolean().optional(),
+          destructiveHint: z.boolean().optional(),
+          idempotentHint: z.boolean().optional(),
+          openWorldHint: z.boolean().optional(),
+        },
+        {
+          error:
+            "The annotations are readOnlyHint, destructiveHint, idempotentHint and openWorldHint, each true or false.",
+        },
+      )
+      .nullable()
+      .default(null),
     code: z
       .string({ error: "Enter the code." })
       .min(1, { error: "Enter the code." })

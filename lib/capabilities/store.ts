@@ -33,7 +33,7 @@ export function listOwnCapabilityIds(db: Database, orgId: string, ids: string[])
 /** A capability as the tool catalog keeps it in memory: what listing and running it need, not its counters. */
 export type CatalogCapability = Pick<
   Capability,
-  "id" | "namespace" | "action" | "description" | "parametersSchema" | "code"
+  "id" | "namespace" | "action" | "description" | "parametersSchema" | "outputSchema" | "annotations" | "code"
 >;
 
 /** The organization's capabilities as the catalog keeps them, by name. */
@@ -45,6 +45,8 @@ export function listCatalogCapabilities(db: Database, orgId: string): Promise<Ca
       action: capabilities.action,
       description: capabilities.description,
       parametersSchema: capabilities.parametersSchema,
+      outputSchema: capabilities.outputSchema,
+      annotations: capabilities.annotations,
       code: capabilities.code,
     })
     .from(capabilities)
@@ -149,7 +151,15 @@ const auditTarget = (row: Capability) => ({
   targetName: capabilityToolName(row.namespace, row.action),
 });
 const auditFields = (row: Capability) =>
-  auditPick(row, ["namespace", "action", "description", "parametersSchema", "code"]);
+  auditPick(row, [
+    "namespace",
+    "action",
+    "description",
+    "parametersSchema",
+    "outputSchema",
+    "annotations",
+    "code",
+  ]);
 
 export async function deleteCapability(db: Database, ctx: RequestContext, id: string): Promise<void> {
   requireAdmin(ctx);

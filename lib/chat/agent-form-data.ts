@@ -4,6 +4,7 @@ import type { RequestContext } from "@/lib/auth/context";
 import { getEnv } from "@/lib/env";
 import { builtinTools } from "@/lib/tools/builtin";
 import { scopeChoices } from "@/lib/tools/scope-choices";
+import { DEFAULT_TOOL_APPROVAL, type ToolApprovalPolicy } from "./tool-approval-schema";
 
 /** The agent form's fields, as the page fills them. */
 export interface AgentFormValues {
@@ -14,7 +15,7 @@ export interface AgentFormValues {
   mcpIntegrationIds: string[] | null;
   capabilityIds: string[] | null;
   builtinTools: string[];
-  requireToolApproval: boolean;
+  toolApproval: ToolApprovalPolicy;
 }
 
 /**
@@ -39,7 +40,7 @@ export function agentFormValues(agent: Agent | null): AgentFormValues {
         mcpIntegrationIds: agent.mcpIntegrationIds,
         capabilityIds: agent.capabilityIds,
         builtinTools: agent.builtinTools,
-        requireToolApproval: agent.requireToolApproval,
+        toolApproval: agent.toolApproval,
       }
     : {
         id: null,
@@ -49,6 +50,6 @@ export function agentFormValues(agent: Agent | null): AgentFormValues {
         mcpIntegrationIds: null,
         capabilityIds: null,
         builtinTools: builtinTools.map((tool) => tool.name),
-        requireToolApproval: false,
+        toolApproval: DEFAULT_TOOL_APPROVAL,
       };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { builtinTools } from "@/lib/tools/builtin";
+import { DEFAULT_TOOL_APPROVAL, toolApprovalSchema } from "./tool-approval-schema";
 
 const builtinNames = builtinTools.map((tool) => tool.name);
 
@@ -42,7 +43,7 @@ export const agentInputSchema = z.object({
       { error: "Choose the built-in tools." },
     )
     .default([]),
-  requireToolApproval: z.boolean().default(false),
+  toolApproval: toolApprovalSchema.default(DEFAULT_TOOL_APPROVAL),
 });
 
 export type AgentInput = z.infer<typeof agentInputSchema>;

@@ -31,6 +31,8 @@ export async function ensureDefaultAgent(db: Database, orgId: string): Promise<A
     name: "Assistant",
     instructions: DEFAULT_INSTRUCTIONS,
     isDefault: true,
+    // The assistant every member starts with runs tools as it always has; owners choose to make it ask.
+    toolApproval: "never",
   });
 }
 
@@ -109,7 +111,7 @@ const auditFields = (agent: Agent) =>
     "mcpIntegrationIds",
     "capabilityIds",
     "builtinTools",
-    "requireToolApproval",
+    "toolApproval",
   ]);
 
 export async function updateAgent(

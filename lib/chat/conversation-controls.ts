@@ -1,11 +1,13 @@
 import type { ModelMessage, Tool } from "ai";
 import type { ConversationFeatures } from "./conversation-start";
+import { asksBeforeRunning } from "./tool-approval";
+import type { ToolApprovalPolicy } from "./tool-approval-schema";
 
 /** What the user and the agent decided about a conversation's tools. */
 export interface ConversationControls {
   disabledIntegrationIds: string[];
   disabledTools: string[];
-  requireApproval: boolean;
+  toolApproval: ToolApprovalPolicy;
   approvedTools: string[];
 }
 
@@ -20,7 +22,8 @@ function wasAsked(toolCallId: string, messages: ModelMessage[]): boolean {
 
 /**
  * The tools the model may call in this conversation: without the integrations and tools the user switched off,
- * and, when the agent asks for approval, waiting for the user on every tool not allowed for the conversation.
+ * and, for each tool the agent's approval policy asks about, waiting for the user unless allowed for the
+ * conversation.
  */
 export function applyConversationControls(
   features: ConversationFeatures,
@@ -33,7 +36,7 @@ export function applyConversationControls(
   for (const [name, tool] of Object.entries(features.tools)) {
     const origin = features.toolOrigins[name];
     if (offTools.has(name) || (origin?.integrationId && offIntegrations.has(origin.integrationId))) continue;
-    if (!controls.requireApproval) tools[name] = tool;
+    if (!asksBeforeRunning(controls.toolApproval, origin?.annotations)) tools[name] = tool;
     else if (!approved.has(name)) tools[name] = { ...tool, needsApproval: true };
     // Allowed for the conversation: no new questions, but a call already asked about keeps its approval valid.
     else

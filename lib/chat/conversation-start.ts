@@ -1,3 +1,4 @@
+import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Tool } from "ai";
 import type { DiscoveredSnapshot } from "@/db/schema";
 import type { RequestContext } from "@/lib/auth/context";
@@ -37,6 +38,8 @@ export type IntegrationDiscoveryStatus =
 export interface ToolOrigin {
   source: ToolSource;
   integrationId?: string;
+  /** What the tool says of itself (read-only, destructive): the agent's approval policy reads it. */
+  annotations?: ToolAnnotations;
 }
 
 /** What a conversation works with until it ends: discovered once, never again on each step of the tool loop. */
@@ -138,6 +141,7 @@ export async function discoverForConversation(
     features.toolOrigins[descriptor.name] = {
       source: descriptor.source,
       ...(integrationId ? { integrationId } : {}),
+      ...(descriptor.annotations ? { annotations: descriptor.annotations } : {}),
     };
   };
   for (const descriptor of ownTools) add(descriptor);

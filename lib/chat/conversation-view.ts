@@ -3,6 +3,7 @@ import type { Agent, Conversation, ConversationDiscovery } from "@/db/schema";
 import type { McpPrompt, McpResource } from "@/lib/mcp/types";
 import type { ToolSource } from "@/lib/tools/types";
 import type { ConversationFeatures } from "./conversation-start";
+import type { ToolApprovalPolicy } from "./tool-approval-schema";
 
 export interface ConversationToolView {
   name: string;
@@ -22,7 +23,7 @@ export interface ConversationView {
   prompts: (Pick<McpPrompt, "integrationId" | "name" | "description"> & { arguments: PromptArgument[] })[];
   disabledIntegrationIds: string[];
   disabledTools: string[];
-  requireApproval: boolean;
+  toolApproval: ToolApprovalPolicy;
 }
 
 export function conversationView(
@@ -67,6 +68,6 @@ export function conversationView(
       })),
     disabledIntegrationIds: conversation.disabledIntegrationIds,
     disabledTools: conversation.disabledTools,
-    requireApproval: agent.requireToolApproval,
+    toolApproval: agent.toolApproval,
   };
 }

@@ -150,7 +150,7 @@ export async function prepareConversation(
   const active = applyConversationControls(features, {
     disabledIntegrationIds: conversation.disabledIntegrationIds,
     disabledTools: conversation.disabledTools,
-    requireApproval: resolvedAgent.requireToolApproval,
+    toolApproval: resolvedAgent.toolApproval,
     approvedTools: conversation.approvedTools,
   });
   return { agent: resolvedAgent, features, active, discovery };

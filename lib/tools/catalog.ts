@@ -79,6 +79,10 @@ function capabilityDescriptor(capability: Omit<DraftCapability, "code" | "id">):
     name: capabilityToolName(capability.namespace, capability.action),
     description: capability.description || `${capability.namespace} ${capability.action} (a capability)`,
     inputSchema: capability.parametersSchema,
+    ...(capability.outputSchema
+      ? { outputSchema: capability.outputSchema as ToolDetails["outputSchema"] }
+      : {}),
+    ...(capability.annotations ? { annotations: capability.annotations } : {}),
     source: "capability",
   };
 }

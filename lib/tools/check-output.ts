@@ -1,5 +1,5 @@
 import type { ToolDescriptor, ToolResult } from "./types";
-import { errorResult } from "./types";
+import { outputSchemaError } from "./types";
 import { outputSchemaProblem } from "./validate-args";
 
 /**
@@ -13,5 +13,5 @@ export function checkedOutput(tool: ToolDescriptor, result: ToolResult): ToolRes
       ? "it has no structured result"
       : outputSchemaProblem(tool.outputSchema, result.structuredContent);
   if (!problem) return result;
-  return errorResult(`${tool.name} answered a result that does not match its output schema: ${problem}.`);
+  return outputSchemaError(tool.name, problem);
 }

@@ -1,3 +1,4 @@
+import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { SandboxResult } from "@/lib/capabilities/sandbox";
 
 /**
@@ -25,6 +26,9 @@ export interface DraftCapability {
   action: string;
   description: string;
   parametersSchema: Record<string, unknown>;
+  /** What it declares of its result and of itself; null or absent: nothing. */
+  outputSchema?: Record<string, unknown> | null;
+  annotations?: ToolAnnotations | null;
   code: string;
   /** Sees the sandbox run itself (logs, duration, tool calls), which the editor's test panel shows. */
   onRun?: (run: SandboxResult) => void;

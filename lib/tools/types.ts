@@ -59,6 +59,18 @@ export function jsonResult(value: Record<string, unknown>): ToolResult {
   };
 }
 
+const BREAKS_OUTPUT_SCHEMA = "answered a result that does not match its output schema";
+
+/** The error a tool's result gets when it breaks the tool's output schema (or has no structured result). */
+export function outputSchemaError(toolName: string, problem: string): ToolResult {
+  return errorResult(`${toolName} ${BREAKS_OUTPUT_SCHEMA}: ${problem}.`);
+}
+
+/** Whether a result is the error of the output schema's check, for the tool runner to show it as such. */
+export function breaksOutputSchema(result: ToolResult): boolean {
+  return result.isError === true && (result.errorMessage?.includes(` ${BREAKS_OUTPUT_SCHEMA}: `) ?? false);
+}
+
 /** A failure the caller can read, as MCP content. */
 export function errorResult(message: string): ToolResult {
   return { isError: true, content: [{ type: "text", text: message }], errorMessage: message };

@@ -60,6 +60,11 @@ test("a capability written in the editor is tested, saved, and called by an MCP 
   await expect(page).toHaveURL(/\/capabilities\/new$/);
   await expect(form.getByLabel("Namespace")).toHaveValue("demo");
 
+  // What it declares of its result and of itself reaches MCP clients.
+  await form
+    .getByLabel("Output schema (JSON Schema, optional)")
+    .fill('{"type": "object", "properties": {"greeting": {"type": "string"}}, "required": ["greeting"]}');
+  await form.getByLabel("Read-only").check();
   await form.getByRole("button", { name: "Create capability" }).click();
   await expect(page).toHaveURL(/\/capabilities$/);
   const row = page.getByTestId("capability-row").filter({ hasText: "mcp__demo__greet" });
@@ -85,9 +90,10 @@ test("a capability written in the editor is tested, saved, and called by an MCP 
   );
   try {
     const { tools } = await client.listTools();
-    expect(tools.find((tool) => tool.name === "mcp__demo__greet")?.inputSchema).toMatchObject({
-      required: ["name"],
-    });
+    const greet = tools.find((tool) => tool.name === "mcp__demo__greet");
+    expect(greet?.inputSchema).toMatchObject({ required: ["name"] });
+    expect(greet?.outputSchema).toMatchObject({ required: ["greeting"] });
+    expect(greet?.annotations).toEqual({ readOnlyHint: true });
     const result = await client.callTool({ name: "mcp__demo__greet", arguments: { name: "Bo" } });
     expect(result.structuredContent).toEqual({ greeting: "Hello Bo" });
   } finally {
@@ -97,4 +103,7 @@ test("a capability written in the editor is tested, saved, and called by an MCP 
   await page.goto("/capabilities");
   await expect(row.locator("td").nth(1)).toHaveText("1");
   await expect(row.locator("td").nth(2)).toHaveText("100%");
+  await row.getByRole("link", { name: "mcp__demo__greet" }).click();
+  await expect(page.getByRole("form", { name: "Capability" }).getByLabel("Read-only")).toBeChecked();
+  await expect(page.getByLabel("Destructive")).not.toBeChecked();
 });

@@ -122,7 +122,8 @@ test.describe
       const builtins = form.getByRole("group", { name: "Built-in tools" }).getByRole("checkbox");
       const builtinStates = await Promise.all((await builtins.all()).map((box) => box.isChecked()));
       await builtins.first().setChecked(!builtinStates[0]);
-      await form.getByLabel("Ask before running tools").check();
+      await expect(form.getByLabel("Ask before tools that may change things")).toBeChecked();
+      await form.getByLabel("Ask before every tool").check();
       await form.getByRole("button", { name: "Create agent" }).click();
       await expect(refusal(page)).toBeVisible();
 
@@ -131,7 +132,7 @@ test.describe
       await expect(integrations.getByLabel("Only these")).toBeChecked();
       await expect(integrations.getByLabel("Edited server")).toBeChecked();
       await expect(builtins.first()).toBeChecked({ checked: !builtinStates[0] });
-      await expect(form.getByLabel("Ask before running tools")).toBeChecked();
+      await expect(form.getByLabel("Ask before every tool")).toBeChecked();
     });
 
     test("a capability: name parts, description, schema and code", async ({ page, signedIn: _ }) => {

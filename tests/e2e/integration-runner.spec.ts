@@ -1,3 +1,5 @@
+import { modelAppPort } from "../../playwright.config";
+import { type RunningFixture, startFixture } from "../fixtures/mcp/start-fixture";
 import { expect, newAccount, test } from "./fixtures/signed-in";
 import { IntegrationsPage } from "./pages/integrations";
 
@@ -124,3 +126,60 @@ test.describe
       await expect(page.getByTestId("prompt-messages")).toContainText("What's weather in Lisbon, Portugal?");
     });
   });
+
+test.describe("the tool runner with a tool's details", () => {
+  // The app that may reach loopback addresses, where the fixture server listens.
+  test.use({ baseURL: `http://127.0.0.1:${modelAppPort}`, account: newAccount("Tia Details") });
+  let weather: RunningFixture;
+  test.beforeAll(async () => {
+    weather = await startFixture("structured");
+  });
+  test.afterAll(async () => {
+    await weather?.stop();
+  });
+
+  test("shows a tool's title and annotations, and its structured result checked against its output schema", async ({
+    page,
+    signedIn: _,
+  }) => {
+    await new IntegrationsPage(page).addCustom({ name: "Weather", url: weather.url });
+    const runner = page.getByTestId("tool-runner");
+    await expect(runner).toBeVisible({ timeout: 30_000 });
+    const tool = page.getByLabel("Tool", { exact: true });
+
+    await tool.selectOption("forecast");
+    const annotations = runner.getByTestId("tool-annotations");
+    await expect(annotations).toContainText("Tomorrow's forecast");
+    await expect(annotations.getByRole("listitem")).toHaveText(["Read-only", "Idempotent", "Open world"]);
+
+    await page.locator("#arg-answer").selectOption("valid");
+    await runner.getByRole("button", { name: "Run tool" }).click();
+    const structured = runner.getByTestId("structured-result");
+    await expect(structured.getByTestId("structured-check")).toHaveText("Valid against the output schema");
+    await expect(structured).toContainText('"temperature": 21');
+
+    await page.locator("#arg-answer").selectOption("invalid");
+    await runner.getByRole("button", { name: "Run tool" }).click();
+    await expect(structured.getByTestId("structured-check")).toHaveText("Does not match the output schema");
+    await expect(runner.getByTestId("tool-result")).toContainText(
+      "weather_forecast answered a result that does not match its output schema: temperature must be number.",
+    );
+    await expect(structured).not.toContainText("warm");
+
+    await tool.selectOption("clear_history");
+    await expect(annotations).toContainText("Clear the history");
+    await expect(annotations.getByRole("listitem")).toHaveText([
+      "Not read-only",
+      "Destructive",
+      "Idempotent",
+      "Closed world",
+    ]);
+    await runner.getByRole("button", { name: "Run tool" }).click();
+    await expect(runner.getByTestId("tool-result")).toContainText("history cleared");
+    // No output schema: no structured result to check.
+    await expect(runner.getByTestId("structured-result")).toHaveCount(0);
+
+    await tool.selectOption("note");
+    await expect(annotations).toContainText("declares no hints");
+  });
+});

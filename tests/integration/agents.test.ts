@@ -64,7 +64,7 @@ const valid = {
   mcpIntegrationIds: [] as string[] | null,
   capabilityIds: [] as string[] | null,
   builtinTools: ["knowledge_search"],
-  requireToolApproval: true,
+  toolApproval: "always" as const,
 };
 
 describe("agents", () => {
@@ -75,7 +75,7 @@ describe("agents", () => {
       model: "llama3.1",
       mcpIntegrationIds: [integrationId],
       builtinTools: ["knowledge_search"],
-      requireToolApproval: true,
+      toolApproval: "always" as const,
       isDefault: false,
     });
     const listed = await listAgents(handle.db, member);

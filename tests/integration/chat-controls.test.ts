@@ -97,7 +97,7 @@ describe("a conversation's tool switches and approvals", () => {
     const controls = {
       disabledIntegrationIds: [],
       disabledTools: [],
-      requireApproval: true,
+      toolApproval: "always" as const,
       approvedTools: conversation.approvedTools,
     };
     expect(applyConversationControls(features, controls).tools.everything_echo?.needsApproval).toBe(true);

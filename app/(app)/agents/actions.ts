@@ -12,6 +12,8 @@ import { serverAction } from "@/lib/http/server-action";
 const saveInput = z.object({ id: idArg.nullable(), form: formArg });
 const idInput = z.object({ id: idArg });
 
+const optionalText = (value: FormDataEntryValue | null) => (value === null ? undefined : String(value));
+
 /** The agent form's fields as the input the domain validates. */
 function agentFromForm(form: FormData) {
   return {
@@ -23,7 +25,7 @@ function agentFromForm(form: FormData) {
     capabilityIds:
       form.get("capabilityScope") === "selected" ? form.getAll("capabilityIds").map(String) : null,
     builtinTools: form.getAll("builtinTools").map(String),
-    requireToolApproval: form.get("requireToolApproval") === "on",
+    toolApproval: optionalText(form.get("toolApproval")),
   };
 }
 

@@ -10,10 +10,16 @@ import { requireSignedInPage } from "@/lib/auth/request-context";
 import { listCapabilities } from "@/lib/capabilities/store";
 import { capabilityToolName } from "@/lib/capabilities/tool-name";
 import { listAgents } from "@/lib/chat/agents";
+import { type ToolApprovalPolicy, toolApprovalSummary } from "@/lib/chat/tool-approval-schema";
 import { getEnv } from "@/lib/env";
 import { listIntegrationsForOrg } from "@/lib/mcp/repository";
 
 export const metadata: Metadata = { title: "Agents" };
+
+function approvalBadge(policy: ToolApprovalPolicy) {
+  const summary = toolApprovalSummary[policy];
+  return summary ? <Badge>{`${summary.charAt(0).toUpperCase()}${summary.slice(1)}`}</Badge> : null;
+}
 
 export default async function AgentsPage() {
   const { db, ctx } = await requireSignedInPage();
@@ -55,7 +61,7 @@ export default async function AgentsPage() {
                     {agent.name}
                   </Link>
                   {agent.isDefault ? <Badge>Default</Badge> : null}
-                  {agent.requireToolApproval ? <Badge>Asks before tools</Badge> : null}
+                  {approvalBadge(agent.toolApproval)}
                 </p>
                 <p className="truncate text-xs text-muted-foreground">
                   {agent.model ?? `${getEnv().CHAT_MODEL} (default)`} ·{" "}

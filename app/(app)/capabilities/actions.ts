@@ -5,6 +5,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { FormState } from "@/components/forms/form-state";
 import { requireSignedInUser } from "@/lib/auth/request-context";
+import { annotationsFromHints } from "@/lib/capabilities/annotations-schema";
 import { createCapability, deleteCapability, updateCapability } from "@/lib/capabilities/store";
 import { formArg, idArg } from "@/lib/http/action-args";
 import { parseJsonField } from "@/lib/http/json-field";
@@ -27,13 +28,15 @@ export async function saveCapabilityAction(
     args: saveInput,
     input: { id, form },
     context: requireSignedInUser,
-    keep: ["namespace", "action", "description", "parametersSchema", "code"],
+    keep: ["namespace", "action", "description", "parametersSchema", "outputSchema", "code"],
     run: async ({ db, ctx }) => {
       const input = {
         namespace: String(form.get("namespace") ?? ""),
         action: String(form.get("action") ?? ""),
         description: String(form.get("description") ?? ""),
         parametersSchema: json(form, "parametersSchema", "The parameters schema"),
+        outputSchema: json(form, "outputSchema", "The output schema") ?? null,
+        annotations: annotationsFromHints(form.getAll("hints")),
         code: String(form.get("code") ?? ""),
       };
       if (id) await updateCapability(db, ctx, id, input);
@@ -68,4 +71,12 @@ export interface CapabilityDraftInput {
   description: string;
   parametersSchema: string;
   code: string;
+}
+
+/** The capability editor's fields: the draft a test run uses, and what it declares of its result and itself. */
+export interface CapabilityFormValues extends CapabilityDraftInput {
+  /** The output schema's text; blank for none. */
+  outputSchema: string;
+  /** The annotations it declares true (`readOnlyHint`…). */
+  hints: string[];
 }

@@ -5,6 +5,7 @@ import { CapabilityForm } from "@/components/capabilities/capability-form";
 import { DeleteWithConfirm } from "@/components/forms/delete-with-confirm";
 import { isAdminRole } from "@/lib/auth/context";
 import { requireSignedInPage } from "@/lib/auth/request-context";
+import { hintsOf } from "@/lib/capabilities/annotations-schema";
 import { getCapability } from "@/lib/capabilities/store";
 import { capabilityToolName } from "@/lib/capabilities/tool-name";
 import { NotFoundError } from "@/lib/errors";
@@ -46,6 +47,8 @@ export default async function CapabilityPage({ params }: { params: Promise<{ id:
           action: row.action,
           description: row.description,
           parametersSchema: JSON.stringify(row.parametersSchema, null, 2),
+          outputSchema: row.outputSchema ? JSON.stringify(row.outputSchema, null, 2) : "",
+          hints: hintsOf(row.annotations),
           code: row.code,
         }}
       />
