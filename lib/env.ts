@@ -117,6 +117,8 @@ export const envSchema = z.object({
   }),
   /** How often the background health check rediscovers every enabled integration; 0 turns it off. */
   HEALTH_CHECK_INTERVAL_MS: wholeNumber("milliseconds", 300_000),
+  /** How long a stopping instance answers not ready before it closes (read by scripts/serve.mjs). */
+  SHUTDOWN_DRAIN_MS: wholeNumber("milliseconds", 0),
   API_RATE_LIMIT_PER_MINUTE: optionalString
     .refine((value) => value === undefined || /^\d+$/.test(value), {
       message: "must be a whole number (0 turns the limit off)",

@@ -3,6 +3,7 @@
 import { createServer } from "node:http";
 import path from "node:path";
 import next from "next";
+import { endStreams, startDraining } from "../lib/http/draining.mjs";
 import { methodNotAllowed, ROUTE_METHODS } from "../lib/http/method-not-allowed.mjs";
 import { nodeRouteFor } from "../lib/http/node-routes.mjs";
 
@@ -11,13 +12,20 @@ const EXIT_CODES = { SIGINT: 130, SIGTERM: 143 };
 /**
  * Serves the production build on PORT: Next.js's request handler, behind the routes that register to be answered
  * straight from Node (the MCP gateway). Stops on SIGINT or SIGTERM after the requests in flight, as `next start`
- * does. `npm start` runs it after migrating and building.
+ * does; on SIGTERM it first drains (see `stop`). `npm start` runs it after migrating and building.
  */
 const port = Number(process.env.PORT || 3000);
 const app = next({ dev: false, dir: path.resolve(import.meta.dirname, ".."), port });
 const handle = app.getRequestHandler();
 await app.prepare();
+// Responses that stay open until the client leaves (event streams that answer no one request), ended on stop.
+/** @type {Set<import("node:http").ServerResponse>} */
+const openStreams = new Set();
 const server = createServer((req, res) => {
+  if (isLongLived(req)) {
+    openStreams.add(res);
+    res.once("close", () => openStreams.delete(res));
+  }
   if (!ROUTE_METHODS.includes(req.method ?? "")) {
     void refuseMethod(req, res);
     return;
@@ -25,6 +33,17 @@ const server = createServer((req, res) => {
   if (nodeRouteFor(req.method, req.url)?.(req, res)) return;
   void handle(req, res);
 });
+
+/**
+ * A GET that opens an event stream (a 2025 session's stream), or a 2026-07-28 listen request.
+ * @param {import("node:http").IncomingMessage} req
+ */
+function isLongLived(req) {
+  return (
+    (req.method === "GET" && (req.headers.accept ?? "").includes("text/event-stream")) ||
+    req.headers["mcp-method"] === "subscriptions/listen"
+  );
+}
 
 /**
  * A method no route can answer (TRACE, TRACK…), which Next.js would fail on with a 500 and a stack trace: a JSON
@@ -57,16 +76,36 @@ async function refuseMethod(req, res) {
 }
 server.listen(port, () => console.log(`Ready on http://localhost:${port}`));
 
+// How long a stopping instance keeps taking requests while it answers not ready, so that load balancers stop
+// sending it new ones before it closes: a few of their health-check intervals.
+const drainMs = Number(process.env.SHUTDOWN_DRAIN_MS || 0);
+const STREAM_END_GRACE_MS = 1_000;
+
 let stopping = false;
-/** @param {keyof typeof EXIT_CODES} signal */
+/**
+ * SIGTERM (an orchestrator's stop): readiness answers 503 at once and the instance goes on answering for
+ * SHUTDOWN_DRAIN_MS; then its long-lived event streams end (their clients resume on another instance), it takes no
+ * new connection, finishes the requests in flight, writes its queued usage and exits. SIGINT skips the wait.
+ * @param {keyof typeof EXIT_CODES} signal
+ */
 function stop(signal) {
   if (stopping) return;
   stopping = true;
-  server.close(() => {
-    void app.close().finally(() => process.exit(EXIT_CODES[signal]));
-  });
-  // Idle keep-alive connections would hold the close open until they time out.
-  server.closeIdleConnections();
+  startDraining();
+  const wait = signal === "SIGTERM" ? drainMs : 0;
+  if (wait > 0) console.log(`Stopping: not ready, closing in ${wait} ms`);
+  setTimeout(() => {
+    endStreams();
+    server.close(() => {
+      void app.close().finally(() => process.exit(EXIT_CODES[signal]));
+    });
+    // Idle keep-alive connections would hold the close open until they time out.
+    server.closeIdleConnections();
+    // A stream its route did not end by itself is cut: its client reconnects, and the load balancer sends it on.
+    setTimeout(() => {
+      for (const res of openStreams) res.destroy();
+    }, STREAM_END_GRACE_MS).unref();
+  }, wait);
 }
 process.on("SIGINT", () => stop("SIGINT"));
 process.on("SIGTERM", () => stop("SIGTERM"));

@@ -13,6 +13,7 @@ import type { DatabaseHandle } from "@/db/client";
 import { mcpGatewaySessions } from "@/db/schema";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
+import { endStreams } from "@/lib/http/draining.mjs";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { testIntegration } from "@/lib/mcp/integrations/test-connection";
@@ -266,6 +267,46 @@ describe("gateway sessions", () => {
     const messages = [...rest.matchAll(/^data: (.+)$/gm)].map((match) => JSON.parse(match[1] as string));
     expect(messages.map((message) => message.params?.progress ?? "answer")).toEqual([2, 3, 4, "answer"]);
     expect(messages.at(-1)).toMatchObject({ id: 7, result: { content: [{ type: "text" }] } });
+  });
+
+  it("ends its session streams when the instance stops, so their clients resume on another", async () => {
+    // A session of a client that opens no stream of its own (the SDK's client opens one, which would take over).
+    const headers = {
+      authorization: `Bearer ${key}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+    };
+    const initialized = await gatewayFetch(GATEWAY_URL, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      }),
+    });
+    const sessionId = initialized.headers.get("mcp-session-id") as string;
+    await initialized.body?.cancel();
+    const stream = await gatewayFetch(GATEWAY_URL, {
+      method: "GET",
+      headers: { ...headers, accept: "text/event-stream", "mcp-session-id": sessionId },
+    });
+    expect(stream.status).toBe(200);
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    // The client has an event id to resume from.
+    expect(new TextDecoder().decode((await reader.read()).value)).toMatch(/^id: .+$/m);
+    try {
+      endStreams();
+      expect((await reader.read()).done).toBe(true);
+    } finally {
+      delete (globalThis as Record<symbol, unknown>)[Symbol.for("switchboard.draining")];
+    }
   });
 
   it("keeps one stream of its own per session: a new GET ends the one before", async () => {

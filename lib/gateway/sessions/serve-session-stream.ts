@@ -8,6 +8,7 @@ import { and, eq, max } from "drizzle-orm";
 import { onChange, publishChange } from "@/db/change-feed";
 import type { Database } from "@/db/client";
 import { mcpGatewaySessions, mcpSessionEvents } from "@/db/schema";
+import { onStreamsEnd } from "@/lib/http/draining.mjs";
 import { logger } from "@/lib/logger";
 import { jsonRpcError } from "../json-rpc-error";
 import {
@@ -124,9 +125,12 @@ export async function serveSessionStream(
           .then((exists) => exists || end())
           .catch(() => {});
       }, KEEP_ALIVE_MS);
+      // A stopping instance ends its streams; the client resumes this one with Last-Event-ID on another.
+      const forget = onStreamsEnd(end);
       stop = () => {
         clearInterval(keepAlive);
         unlisten();
+        forget();
       };
       // A client on 2025-11-25 or later gets an event id at once, so it can resume even a quiet stream.
       if (session.protocolVersion >= "2025-11-25") write(`id: ${eventIdOf(streamId, after)}\ndata: \n\n`);

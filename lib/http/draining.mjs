@@ -1,0 +1,52 @@
+// @ts-check
+// JavaScript, not TypeScript: scripts/serve.mjs starts the drain, and that server runs on Node without a loader.
+
+// On globalThis under a registered symbol: Next.js's server bundles load this module apart from the server that
+// drains, and all of them must see one state.
+const STATE = Symbol.for("switchboard.draining");
+
+/** @typedef {{ draining: boolean, streamsEnded: boolean, listeners: Set<() => void> }} DrainState */
+
+/** @returns {DrainState} */
+function state() {
+  const holder = /** @type {{ [STATE]?: DrainState }} */ (globalThis);
+  holder[STATE] ??= { draining: false, streamsEnded: false, listeners: new Set() };
+  return holder[STATE];
+}
+
+/** True once the instance is stopping: it answers what it gets, but tells load balancers it is not ready. */
+export function isDraining() {
+  return state().draining;
+}
+
+/** The instance is stopping: readiness answers 503 from now on. */
+export function startDraining() {
+  state().draining = true;
+}
+
+/**
+ * Ends every open long-lived stream (their clients resume on another instance), so that closing the server waits
+ * only for requests that will finish by themselves.
+ */
+export function endStreams() {
+  const current = state();
+  current.streamsEnded = true;
+  for (const listener of [...current.listeners]) listener();
+  current.listeners.clear();
+}
+
+/**
+ * Calls `end` when the instance ends its streams (at once if it already has); answers the function that
+ * forgets it, for a stream that ended on its own.
+ * @param {() => void} end
+ * @returns {() => void}
+ */
+export function onStreamsEnd(end) {
+  const current = state();
+  if (current.streamsEnded) {
+    end();
+    return () => {};
+  }
+  current.listeners.add(end);
+  return () => current.listeners.delete(end);
+}

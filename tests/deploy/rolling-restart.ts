@@ -1,0 +1,393 @@
+/**
+ * The deployment, proved: the image built from the Dockerfile, its migration job, two instances behind HAProxy
+ * with deploy/haproxy.cfg, restarted one at a time while an MCP client (the SDK's) works in a session with a
+ * long-running call and REST clients call tools. Checks that the session goes on, no request fails, and the
+ * usage records equal the calls answered. Containers run on the host network, beside the host's PostgreSQL.
+ *
+ *   DATABASE_URL=postgres://… npx tsx tests/deploy/rolling-restart.ts
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import postgres from "postgres";
+import { z } from "zod";
+
+const IMAGE = process.env.DEPLOY_IMAGE ?? "switchboard:deploy-test";
+const BASE_PORT = Number(process.env.DEPLOY_PORT ?? 3800);
+const LB_PORT = BASE_PORT;
+const INSTANCES = [
+  { name: "switchboard-deploy-app1", port: BASE_PORT + 1 },
+  { name: "switchboard-deploy-app2", port: BASE_PORT + 2 },
+];
+const REST_CLIENTS = 4;
+const root = path.resolve(import.meta.dirname, "../..");
+
+function log(message: string) {
+  console.log(`[deploy] ${message}`);
+}
+
+function docker(...args: string[]): string {
+  return execFileSync("docker", args, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+}
+
+/** The app's database for this test, made empty; the containers reach it over the host network. */
+async function freshDatabase(): Promise<string> {
+  const admin = process.env.DATABASE_URL;
+  if (!admin) throw new Error("DATABASE_URL must name a PostgreSQL server to make the test's database on.");
+  const url = new URL(admin);
+  const sql = postgres(admin, { max: 1, onnotice: () => {} });
+  await sql.unsafe("drop database if exists switchboard_deploy with (force)");
+  await sql.unsafe(`create database switchboard_deploy owner "${decodeURIComponent(url.username)}"`);
+  await sql.end();
+  url.pathname = "/switchboard_deploy";
+  return url.toString();
+}
+
+function appEnv(databaseUrl: string): string[] {
+  const env = {
+    DATABASE_URL: databaseUrl,
+    AUTH_SECRET: "deploy-test-secret-that-is-long-enough-0123456789",
+    AUTH_URL: `http://127.0.0.1:${LB_PORT}`,
+    AUTH_TRUST_HOST: "true",
+    MCP_DEMO_SERVERS: "true",
+    LOG_LEVEL: "warn",
+    HEALTH_CHECK_INTERVAL_MS: "0",
+    SHUTDOWN_DRAIN_MS: "3000",
+  };
+  return Object.entries(env).flatMap(([key, value]) => ["-e", `${key}=${value}`]);
+}
+
+function runOnce(databaseUrl: string, ...command: string[]): string {
+  return docker("run", "--rm", "--network", "host", ...appEnv(databaseUrl), IMAGE, ...command);
+}
+
+function startInstance(databaseUrl: string, instance: (typeof INSTANCES)[number]) {
+  docker("rm", "-f", instance.name);
+  docker(
+    "run",
+    "-d",
+    "--init",
+    "--name",
+    instance.name,
+    "--network",
+    "host",
+    "--stop-timeout",
+    "60",
+    ...appEnv(databaseUrl),
+    "-e",
+    `PORT=${instance.port}`,
+    IMAGE,
+  );
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const answers =
+  (url: string, status = 200) =>
+  async () =>
+    (await fetch(url)).status === status;
+
+function startLoadBalancer(): () => void {
+  const config = path.join(tmpdir(), "switchboard-deploy-haproxy.cfg");
+  // The committed configuration, on the test's ports.
+  const committed = execFileSync("cat", [path.join(root, "deploy/haproxy.cfg")], { encoding: "utf8" });
+  writeFileSync(config, committed.replace("bind :8080", `bind 127.0.0.1:${LB_PORT}`));
+  const haproxy = spawn("haproxy", ["-f", config, "-db"], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: {
+      ...process.env,
+      APP1_ADDR: `127.0.0.1:${INSTANCES[0]?.port}`,
+      APP2_ADDR: `127.0.0.1:${INSTANCES[1]?.port}`,
+    },
+  });
+  return () => haproxy.kill("SIGTERM");
+}
+
+const invokeAnswer = z.object({ result: z.unknown() }).passthrough();
+
+/** REST clients calling a tool through the load balancer until told to stop; counts answers and failures. */
+function restLoad(apiKey: string, tool: string) {
+  let running = true;
+  const counts = { ok: 0, failed: 0, failures: [] as string[] };
+  const loops = Array.from({ length: REST_CLIENTS }, async (_, client) => {
+    let n = 0;
+    while (running) {
+      try {
+        const response = await fetch(`http://127.0.0.1:${LB_PORT}/api/mcp/invoke`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+          body: JSON.stringify({ tool_name: tool, params: { message: `client ${client} call ${n++}` } }),
+        });
+        const body = await response.text();
+        if (response.ok && invokeAnswer.safeParse(JSON.parse(body)).success) counts.ok++;
+        else {
+          counts.failed++;
+          counts.failures.push(`${response.status} ${body.slice(0, 200)}`);
+        }
+      } catch (error) {
+        counts.failed++;
+        counts.failures.push(String(error));
+      }
+    }
+  });
+  return {
+    counts,
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+const CHAT_USER = { email: "chat@deploy.test", password: "a long deploy-test password" };
+
+/** Signs in through Auth.js's own routes, as a browser would; answers the session cookie. */
+async function signIn(): Promise<string> {
+  const base = `http://127.0.0.1:${LB_PORT}`;
+  const csrf = await fetch(`${base}/api/auth/csrf`);
+  const cookies = csrf.headers.getSetCookie().map((cookie) => cookie.split(";")[0]);
+  const { csrfToken } = z.object({ csrfToken: z.string() }).parse(await csrf.json());
+  const response = await fetch(`${base}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; ") },
+    body: new URLSearchParams({ csrfToken, ...CHAT_USER }),
+  });
+  const session = response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0] as string)
+    .find((cookie) => cookie.startsWith("authjs.session-token="));
+  if (!session) throw new Error(`signing in failed: ${response.status}`);
+  return session;
+}
+
+/** A person chatting through the load balancer: one turn after another until told to stop. */
+function chatLoad(cookie: string, conversationId: string) {
+  let running = true;
+  const counts = { ok: 0, failed: 0, failures: [] as string[] };
+  const loop = (async () => {
+    let n = 0;
+    while (running) {
+      try {
+        const response = await fetch(`http://127.0.0.1:${LB_PORT}/api/chat`, {
+          method: "POST",
+          headers: { cookie, "content-type": "application/json" },
+          body: JSON.stringify({
+            id: conversationId,
+            message: { id: `m${n}`, role: "user", parts: [{ type: "text", text: `message ${n}` }] },
+          }),
+        });
+        n++;
+        const body = await response.text();
+        if (response.ok && body.includes('"type":"finish"')) counts.ok++;
+        else {
+          counts.failed++;
+          counts.failures.push(`${response.status} ${body.slice(0, 200)}`);
+        }
+      } catch (error) {
+        counts.failed++;
+        counts.failures.push(String(error));
+      }
+    }
+  })();
+  return {
+    counts,
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
+}
+
+async function rollingRestart(databaseUrl: string, during: () => Promise<void>) {
+  for (const instance of INSTANCES) {
+    log(`restarting ${instance.name}`);
+    const started = Date.now();
+    const stopped = new Promise<void>((resolve, reject) => {
+      const stop = spawn("docker", ["stop", "-t", "60", instance.name], { stdio: "inherit" });
+      stop.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`docker stop exited ${code}`))));
+    });
+    await during();
+    await stopped;
+    log(`${instance.name} stopped after ${Date.now() - started} ms`);
+    startInstance(databaseUrl, instance);
+    await waitFor(`${instance.name} ready`, answers(`http://127.0.0.1:${instance.port}/api/ready`));
+    // The load balancer takes it back after two good checks.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+  }
+}
+
+async function main() {
+  log("image");
+  execFileSync("bash", [path.join(root, "tests/deploy/make-base-image.sh")], { stdio: "inherit" });
+  // On the host's network: this machine's Docker has no bridge.
+  execFileSync("docker", ["build", "--network", "host", "-t", IMAGE, root], {
+    stdio: "inherit",
+    env: { ...process.env, DOCKER_BUILDKIT: process.env.DOCKER_BUILDKIT ?? "0" },
+  });
+  log(`image size: ${docker("image", "inspect", IMAGE, "--format", "{{.Size}}")} bytes`);
+
+  const databaseUrl = await freshDatabase();
+  log("migration job");
+  runOnce(databaseUrl, "npm", "run", "--silent", "db:migrate");
+  runOnce(databaseUrl, "npm", "run", "--silent", "cli", "--", "org:create", "deploy", "--name", "Deploy");
+  runOnce(
+    databaseUrl,
+    ...[
+      "npm",
+      "run",
+      "--silent",
+      "cli",
+      "--",
+      "integration:add",
+      "--org",
+      "deploy",
+      "--catalog",
+      "everything",
+    ],
+  );
+  runOnce(
+    databaseUrl,
+    ...["npm", "run", "--silent", "cli", "--", "user:create", "--org", "deploy", "--email", CHAT_USER.email],
+    ...["--password", CHAT_USER.password],
+  );
+  const created = JSON.parse(
+    runOnce(
+      databaseUrl,
+      "npm",
+      "run",
+      "--silent",
+      "cli",
+      "--",
+      "apikey:create",
+      "--org",
+      "deploy",
+      "--name",
+      "Load",
+      "--json",
+    ),
+  ) as { key: string };
+
+  const bootStarted = Date.now();
+  for (const instance of INSTANCES) startInstance(databaseUrl, instance);
+  for (const instance of INSTANCES)
+    await waitFor(`${instance.name} ready`, answers(`http://127.0.0.1:${instance.port}/api/ready`));
+  log(`instances ready in ${Date.now() - bootStarted} ms`);
+  const stopBalancer = startLoadBalancer();
+  const cleanUp = () => {
+    stopBalancer();
+    for (const instance of INSTANCES) docker("rm", "-f", instance.name);
+  };
+  try {
+    await waitFor("the load balancer", answers(`http://127.0.0.1:${LB_PORT}/api/ready`));
+    await check(databaseUrl, created.key);
+  } finally {
+    if (!process.env.DEPLOY_KEEP) cleanUp();
+  }
+}
+
+async function check(databaseUrl: string, apiKey: string) {
+  const client = new Client({ name: "rolling-restart", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${LB_PORT}/api/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
+  });
+  await client.connect(transport);
+  const sessionId = transport.sessionId;
+  const { tools } = await client.listTools();
+  const echo = tools.find((tool) => tool.name.endsWith("echo"))?.name;
+  const slow = tools.find((tool) => tool.name.endsWith("trigger-long-running-operation"))?.name;
+  if (!echo || !slow)
+    throw new Error(`the Everything server's tools are not listed: ${tools.map((t) => t.name)}`);
+  log(`session ${sessionId}; calling ${echo} and ${slow}`);
+
+  // A conversation of the chat user's (with the organization's default agent), as the chat page starts one.
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  const [conversation] = await sql<{ id: string }[]>`
+    insert into conversations (organization_id, user_id)
+    select m.organization_id, u.id from users u join memberships m on m.user_id = u.id
+    where u.email = ${CHAT_USER.email} returning id`;
+  if (!conversation) throw new Error("no conversation made");
+  const chat = chatLoad(await signIn(), conversation.id);
+
+  let mcpCalls = 0;
+  const load = restLoad(apiKey, echo);
+  const longCalls: Promise<unknown>[] = [];
+  await rollingRestart(databaseUrl, async () => {
+    // A call that outlasts the drain, started as the instance is told to stop.
+    longCalls.push(
+      client.callTool({ name: slow, arguments: { duration: 6, steps: 3 } }, undefined, { timeout: 120_000 }),
+    );
+    mcpCalls++;
+    for (let i = 0; i < 5; i++) {
+      const result = await client.callTool({ name: echo, arguments: { message: `in session ${i}` } });
+      if (result.isError) throw new Error(`a call in the session failed: ${JSON.stringify(result)}`);
+      mcpCalls++;
+    }
+  });
+  const longResults = await Promise.all(longCalls);
+  for (const result of longResults)
+    if ((result as { isError?: boolean }).isError)
+      throw new Error(`a long call failed: ${JSON.stringify(result)}`);
+  await load.stop();
+  await chat.stop();
+  const after = await client.callTool({ name: echo, arguments: { message: "after both restarts" } });
+  mcpCalls++;
+  if (after.isError || transport.sessionId !== sessionId)
+    throw new Error("the session did not survive the restarts");
+  await client.close();
+
+  const calls = load.counts.ok + mcpCalls;
+  log(
+    `REST calls answered: ${load.counts.ok}, failed: ${load.counts.failed}; MCP calls in the session: ${mcpCalls}`,
+  );
+  if (load.counts.failed > 0)
+    throw new Error(`REST calls failed:\n${load.counts.failures.slice(0, 10).join("\n")}`);
+
+  log(`chat turns answered: ${chat.counts.ok}, failed: ${chat.counts.failed}`);
+  if (chat.counts.failed > 0)
+    throw new Error(`chat turns failed:\n${chat.counts.failures.slice(0, 10).join("\n")}`);
+
+  // Usage is written about every half second, and by each instance as it stops.
+  let recorded = 0;
+  let messages = 0;
+  try {
+    await waitFor(
+      "every call recorded",
+      async () => {
+        const [row] = await sql<
+          { n: string }[]
+        >`select count(*) as n from usage_records where surface <> 'chat'`;
+        recorded = Number(row?.n);
+        return recorded >= calls;
+      },
+      10_000,
+    ).catch(() => {});
+    const [row] = await sql<{ n: string }[]>`
+      select count(*) as n from chat_messages where conversation_id = ${conversation.id}`;
+    messages = Number(row?.n);
+  } finally {
+    await sql.end();
+  }
+  log(`usage records: ${recorded} for ${calls} calls; chat messages stored: ${messages}`);
+  if (recorded !== calls)
+    throw new Error(`usage records (${recorded}) differ from the calls answered (${calls})`);
+  // Each turn keeps the person's message and the answer.
+  if (messages !== 2 * chat.counts.ok)
+    throw new Error(`${messages} chat messages stored for ${chat.counts.ok} turns answered`);
+  log("passed");
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
