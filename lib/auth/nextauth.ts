@@ -61,14 +61,17 @@ function onTrustedOrigin(req: NextRequest): NextRequest {
   headers.delete("x-forwarded-proto");
   headers.set("host", new URL(origin).host);
   const url = new URL(`${req.nextUrl.pathname}${req.nextUrl.search}`, origin);
-  // A plain Request, which is all Auth.js reads: a NextRequest would turn 127.0.0.1 back into localhost.
-  return new Request(url, {
+  // A plain Request: a NextRequest would turn 127.0.0.1 back into localhost.
+  const request = new Request(url, {
     method: req.method,
     headers,
     body: req.body,
     signal: req.signal,
     duplex: "half",
   } as RequestInit) as NextRequest;
+  // With AUTH_URL set, Auth.js reads nextUrl to put that origin on the request; this URL is on it already.
+  Object.defineProperty(request, "nextUrl", { value: url });
+  return request;
 }
 
 export const handlers = {
