@@ -115,21 +115,23 @@ function startLoadBalancer(): () => void {
 
 const invokeAnswer = z.object({ result: z.unknown() }).passthrough();
 
-/** REST clients calling a tool through the load balancer until told to stop; counts answers and failures. */
-function restLoad(apiKey: string, tool: string) {
+/**
+ * Clients sending one request after another through the load balancer until told to stop; `accepts` says whether
+ * an answer is a good one. Counts the good answers and keeps what went wrong otherwise.
+ */
+function steadyLoad(
+  clients: number,
+  request: (client: number, n: number) => Promise<Response>,
+  accepts: (body: string) => boolean,
+) {
   let running = true;
   const counts = { ok: 0, failed: 0, failures: [] as string[] };
-  const loops = Array.from({ length: REST_CLIENTS }, async (_, client) => {
-    let n = 0;
-    while (running) {
+  const loops = Array.from({ length: clients }, async (_, client) => {
+    for (let n = 0; running; n++) {
       try {
-        const response = await fetch(`http://127.0.0.1:${LB_PORT}/api/mcp/invoke`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-          body: JSON.stringify({ tool_name: tool, params: { message: `client ${client} call ${n++}` } }),
-        });
+        const response = await request(client, n);
         const body = await response.text();
-        if (response.ok && invokeAnswer.safeParse(JSON.parse(body)).success) counts.ok++;
+        if (response.ok && accepts(body)) counts.ok++;
         else {
           counts.failed++;
           counts.failures.push(`${response.status} ${body.slice(0, 200)}`);
@@ -148,6 +150,19 @@ function restLoad(apiKey: string, tool: string) {
     },
   };
 }
+
+/** REST clients calling a tool. */
+const restLoad = (apiKey: string, tool: string) =>
+  steadyLoad(
+    REST_CLIENTS,
+    (client, n) =>
+      fetch(`http://127.0.0.1:${LB_PORT}/api/mcp/invoke`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ tool_name: tool, params: { message: `client ${client} call ${n}` } }),
+      }),
+    (body) => invokeAnswer.safeParse(JSON.parse(body)).success,
+  );
 
 const CHAT_USER = { email: "chat@deploy.test", password: "a long deploy-test password" };
 
@@ -171,43 +186,21 @@ async function signIn(): Promise<string> {
   return session;
 }
 
-/** A person chatting through the load balancer: one turn after another until told to stop. */
-function chatLoad(cookie: string, conversationId: string) {
-  let running = true;
-  const counts = { ok: 0, failed: 0, failures: [] as string[] };
-  const loop = (async () => {
-    let n = 0;
-    while (running) {
-      try {
-        const response = await fetch(`http://127.0.0.1:${LB_PORT}/api/chat`, {
-          method: "POST",
-          headers: { cookie, "content-type": "application/json" },
-          body: JSON.stringify({
-            id: conversationId,
-            message: { id: `m${n}`, role: "user", parts: [{ type: "text", text: `message ${n}` }] },
-          }),
-        });
-        n++;
-        const body = await response.text();
-        if (response.ok && body.includes('"type":"finish"')) counts.ok++;
-        else {
-          counts.failed++;
-          counts.failures.push(`${response.status} ${body.slice(0, 200)}`);
-        }
-      } catch (error) {
-        counts.failed++;
-        counts.failures.push(String(error));
-      }
-    }
-  })();
-  return {
-    counts,
-    stop: async () => {
-      running = false;
-      await loop;
-    },
-  };
-}
+/** A person chatting: one turn after another in a conversation, each read to its end. */
+const chatLoad = (cookie: string, conversationId: string) =>
+  steadyLoad(
+    1,
+    (_, n) =>
+      fetch(`http://127.0.0.1:${LB_PORT}/api/chat`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify({
+          id: conversationId,
+          message: { id: `m${n}`, role: "user", parts: [{ type: "text", text: `message ${n}` }] },
+        }),
+      }),
+    (body) => body.includes('"type":"finish"'),
+  );
 
 async function rollingRestart(databaseUrl: string, during: () => Promise<void>) {
   for (const instance of INSTANCES) {
