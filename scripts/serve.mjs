@@ -3,7 +3,7 @@
 import { createServer } from "node:http";
 import path from "node:path";
 import next from "next";
-import { endStreams, startDraining } from "../lib/http/draining.mjs";
+import { endStreams, manageStop, serverClosed, startDraining } from "../lib/http/draining.mjs";
 import { methodNotAllowed, ROUTE_METHODS } from "../lib/http/method-not-allowed.mjs";
 import { nodeRouteFor } from "../lib/http/node-routes.mjs";
 
@@ -15,6 +15,7 @@ const EXIT_CODES = { SIGINT: 130, SIGTERM: 143 };
  * does; on SIGTERM it first drains (see `stop`). `npm start` runs it after migrating and building.
  */
 const port = Number(process.env.PORT || 3000);
+manageStop();
 const app = next({ dev: false, dir: path.resolve(import.meta.dirname, ".."), port });
 const handle = app.getRequestHandler();
 await app.prepare();
@@ -97,7 +98,9 @@ function stop(signal) {
   setTimeout(() => {
     endStreams();
     server.close(() => {
-      void app.close().finally(() => process.exit(EXIT_CODES[signal]));
+      void serverClosed()
+        .then(() => app.close())
+        .finally(() => process.exit(EXIT_CODES[signal]));
     });
     // Idle keep-alive connections would hold the close open until they time out.
     server.closeIdleConnections();

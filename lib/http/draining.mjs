@@ -5,12 +5,23 @@
 // drains, and all of them must see one state.
 const STATE = Symbol.for("switchboard.draining");
 
-/** @typedef {{ draining: boolean, streamsEnded: boolean, listeners: Set<() => void> }} DrainState */
+/**
+ * @typedef {{
+ *   draining: boolean, streamsEnded: boolean, listeners: Set<() => void>,
+ *   managed: boolean, closers: Set<() => Promise<void>>
+ * }} DrainState
+ */
 
 /** @returns {DrainState} */
 function state() {
   const holder = /** @type {{ [STATE]?: DrainState }} */ (globalThis);
-  holder[STATE] ??= { draining: false, streamsEnded: false, listeners: new Set() };
+  holder[STATE] ??= {
+    draining: false,
+    streamsEnded: false,
+    listeners: new Set(),
+    managed: false,
+    closers: new Set(),
+  };
   return holder[STATE];
 }
 
@@ -49,4 +60,27 @@ export function onStreamsEnd(end) {
   }
   current.listeners.add(end);
   return () => current.listeners.delete(end);
+}
+
+/** The server stops the process in order (scripts/serve.mjs): what holds connections closes after it, not on the signal. */
+export function manageStop() {
+  state().managed = true;
+}
+
+/**
+ * Where the server stops the process in order, `close` runs once the requests in flight have finished (the
+ * upstream servers their tool calls use stay open until then) and answers true; elsewhere answers false.
+ * @param {() => Promise<void>} close
+ * @returns {boolean}
+ */
+export function closeAfterServer(close) {
+  const current = state();
+  if (!current.managed) return false;
+  current.closers.add(close);
+  return true;
+}
+
+/** Runs what waits for the server to close; resolves when all have ended, however they ended. */
+export async function serverClosed() {
+  await Promise.allSettled([...state().closers].map((close) => close()));
 }

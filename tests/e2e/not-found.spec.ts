@@ -14,10 +14,10 @@ test("a skip link leads past the navigation; unknown items and addresses answer 
   await page.keyboard.press("Tab");
   expect(await page.evaluate(() => document.activeElement?.closest("main") !== null)).toBe(true);
 
-  // An item of the organization that does not exist: inside the shell.
+  // An item of the organization that does not exist: inside the shell, named for what it is.
   const item = await page.goto("/chat/00000000-0000-4000-8000-000000000000");
   expect(item?.status()).toBe(404);
-  await expect(page.getByTestId("page-message")).toHaveText("This page does not exist");
+  await expect(page.getByTestId("page-message")).toHaveText("This conversation does not exist");
   await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
   await page.getByRole("link", { name: "Open the chat" }).click();
   await expect(page).toHaveURL(/\/chat$/);

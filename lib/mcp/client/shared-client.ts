@@ -1,4 +1,5 @@
 import { getEnv } from "@/lib/env";
+import { closeAfterServer } from "@/lib/http/draining.mjs";
 import { reportIntegrationStates, reportOpenSessions } from "@/lib/metrics/metrics";
 import { SdkMcpClient } from "./mcp-client";
 import { McpSessionPool } from "./session-pool";
@@ -16,10 +17,13 @@ export function getMcpPool(): McpSessionPool {
     globalForMcp.switchboardMcpPool = pool;
     reportOpenSessions(() => pool.openSessions());
     reportIntegrationStates(() => pool.integrationStates());
-    const shutdown = () => void pool.closeAll();
-    process.once("SIGTERM", shutdown);
-    process.once("SIGINT", shutdown);
-    process.once("beforeExit", shutdown);
+    // Under the app's server, upstream sessions close after the calls in flight; elsewhere (the CLI) on the signal.
+    if (!closeAfterServer(() => pool.closeAll())) {
+      const shutdown = () => void pool.closeAll();
+      process.once("SIGTERM", shutdown);
+      process.once("SIGINT", shutdown);
+    }
+    process.once("beforeExit", () => void pool.closeAll());
   }
   return globalForMcp.switchboardMcpPool;
 }
