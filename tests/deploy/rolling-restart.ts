@@ -119,7 +119,8 @@ function startLoadBalancer(): () => void {
   return () => haproxy.kill("SIGTERM");
 }
 
-const invokeAnswer = z.object({ result: z.unknown() }).passthrough();
+// What REST answers for a tool call: the MCP result itself.
+const invokeAnswer = z.object({ content: z.array(z.unknown()).min(1) }).passthrough();
 
 /**
  * Clients sending one request after another through the load balancer until told to stop; `accepts` says whether
