@@ -7,6 +7,7 @@ import { benchEnvironment, buildIfNeeded, type RunningApp, startApp } from "../n
 import { createBenchDatabase, requireDatabaseUrl } from "../postgres";
 import { addIntegration, closeBenchClients, createBenchApiKeys, createBenchOrganization } from "../seed";
 import { percentile, printTable, result, sample } from "../stats";
+import { balancerRow, measureBehindBalancer } from "./behind-balancer";
 
 /**
  * REST throughput of the app as deployed: the production build served by `npm start` on PostgreSQL, loaded over
@@ -16,6 +17,9 @@ import { percentile, printTable, result, sample } from "../stats";
  * answering the built-in's JSON; two instances on the same database loaded together against one; and each path
  * one request at a time, with the database transactions it costs (from PostgreSQL's statistics). Each load run
  * also reports the CPU time per request of the app, PostgreSQL, the upstream and the load generator.
+ *
+ * With BENCH_CONTAINERS=1 (Docker and HAProxy on the PATH) it then measures the deployment itself: the built-in's
+ * call through HAProxy (deploy/haproxy.cfg) to two containers of the image against one (`two_vs_one_instances`).
  *
  * Logging is at its default. The rate limit is counted on every request, its database write on the path, but at
  * its default of 600 a minute a key it would refuse almost all of a load test, and only API_RATE_LIMIT_PER_MINUTE
@@ -235,13 +239,45 @@ try {
   result("builtin_app_cpu_ms_per_request", appCpu("builtin"));
   result("integration_app_cpu_ms_per_request", appCpu("integration"));
   result("two_instances_rps", rps("two"));
-  result("two_vs_one_instances", rps("two") / rps("builtin"));
+  result("two_vs_one_processes", rps("two") / rps("builtin"));
   result(
     "errors",
     [...runs.trivial, ...runs.builtin, ...runs.integration, ...runs.two]
       .flatMap((run) => run.results)
       .reduce((sum, run) => sum + run.errors, 0),
   );
+
+  if (process.env.BENCH_CONTAINERS === "1") {
+    // The processes above would take the containers' CPU.
+    await Promise.all(apps.splice(0).map((instance) => instance.stop()));
+    const figures = await measureBehindBalancer({
+      databaseUrl: database.url,
+      env: {
+        AUTH_SECRET: shared.AUTH_SECRET ?? "",
+        MCP_ALLOW_PRIVATE_NETWORKS: "true",
+        API_RATE_LIMIT_PER_MINUTE: RATE_LIMIT,
+      },
+      basePort: basePort + 10,
+      request: { path: "/api/mcp/invoke", body: builtinBody, headers },
+      connections,
+      seconds,
+      repeat,
+    });
+    printTable([
+      balancerRow("HAProxy → POST /api/mcp/invoke node_knowledge_retriever", "1 container", figures.one),
+      balancerRow("HAProxy → POST /api/mcp/invoke node_knowledge_retriever", "2 containers", figures.two),
+    ]);
+    const containerRps = (runs: typeof figures.one) =>
+      percentile(
+        runs.map((run) => run.rps),
+        50,
+      );
+    result("one_container_rps", containerRps(figures.one));
+    result("two_containers_rps", containerRps(figures.two));
+    result("two_vs_one_instances", containerRps(figures.two) / containerRps(figures.one));
+  } else {
+    console.log("two_vs_one_instances (containers behind HAProxy) is measured with BENCH_CONTAINERS=1.");
+  }
 } finally {
   bare?.close();
   await Promise.all(apps.map((app) => app.stop()));

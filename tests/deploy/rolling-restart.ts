@@ -6,31 +6,34 @@
  *
  *   DATABASE_URL=postgres://… npx tsx tests/deploy/rolling-restart.ts
  */
-import { execFileSync, spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import postgres from "postgres";
 import { z } from "zod";
+import {
+  answers,
+  buildImage,
+  docker,
+  envArgs,
+  ready,
+  removeInstance,
+  startInstance,
+  startLoadBalancer,
+  waitFor,
+} from "./containers";
 
 const IMAGE = process.env.DEPLOY_IMAGE ?? "switchboard:deploy-test";
 const BASE_PORT = Number(process.env.DEPLOY_PORT ?? 3800);
 const LB_PORT = BASE_PORT;
-const INSTANCES = [
+const INSTANCES: [{ name: string; port: number }, { name: string; port: number }] = [
   { name: "switchboard-deploy-app1", port: BASE_PORT + 1 },
   { name: "switchboard-deploy-app2", port: BASE_PORT + 2 },
 ];
 const REST_CLIENTS = 4;
-const root = path.resolve(import.meta.dirname, "../..");
 
 function log(message: string) {
   console.log(`[deploy] ${message}`);
-}
-
-function docker(...args: string[]): string {
-  return execFileSync("docker", args, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
 }
 
 /** The app's database for this test, made empty; the containers reach it over the host network. */
@@ -46,8 +49,8 @@ async function freshDatabase(): Promise<string> {
   return url.toString();
 }
 
-function appEnv(databaseUrl: string): string[] {
-  const env = {
+function appEnv(databaseUrl: string): Record<string, string> {
+  return {
     DATABASE_URL: databaseUrl,
     AUTH_SECRET: "deploy-test-secret-that-is-long-enough-0123456789",
     AUTH_URL: `http://127.0.0.1:${LB_PORT}`,
@@ -59,64 +62,10 @@ function appEnv(databaseUrl: string): string[] {
     // The load here is far past a key's default 600 a minute; the limit has tests of its own.
     API_RATE_LIMIT_PER_MINUTE: "0",
   };
-  return Object.entries(env).flatMap(([key, value]) => ["-e", `${key}=${value}`]);
 }
 
 function runOnce(databaseUrl: string, ...command: string[]): string {
-  return docker("run", "--rm", "--network", "host", ...appEnv(databaseUrl), IMAGE, ...command);
-}
-
-function removeInstance(instance: (typeof INSTANCES)[number]) {
-  execFileSync("docker", ["rm", "-f", instance.name], { stdio: "ignore" });
-}
-
-function startInstance(databaseUrl: string, instance: (typeof INSTANCES)[number]) {
-  removeInstance(instance);
-  docker(
-    "run",
-    "-d",
-    "--init",
-    "--name",
-    instance.name,
-    "--network",
-    "host",
-    "--stop-timeout",
-    "60",
-    ...appEnv(databaseUrl),
-    "-e",
-    `PORT=${instance.port}`,
-    IMAGE,
-  );
-}
-
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-const answers =
-  (url: string, status = 200) =>
-  async () =>
-    (await fetch(url)).status === status;
-
-function startLoadBalancer(): () => void {
-  const config = path.join(tmpdir(), "switchboard-deploy-haproxy.cfg");
-  // The committed configuration, on the test's ports.
-  const committed = execFileSync("cat", [path.join(root, "deploy/haproxy.cfg")], { encoding: "utf8" });
-  writeFileSync(config, committed.replace("bind :8080", `bind 127.0.0.1:${LB_PORT}`));
-  const haproxy = spawn("haproxy", ["-f", config, "-db"], {
-    stdio: ["ignore", "inherit", "inherit"],
-    env: {
-      ...process.env,
-      APP1_ADDR: `127.0.0.1:${INSTANCES[0]?.port}`,
-      APP2_ADDR: `127.0.0.1:${INSTANCES[1]?.port}`,
-    },
-  });
-  return () => haproxy.kill("SIGTERM");
+  return docker("run", "--rm", "--network", "host", ...envArgs(appEnv(databaseUrl)), IMAGE, ...command);
 }
 
 // What REST answers for a tool call: the MCP result itself.
@@ -223,7 +172,7 @@ async function rollingRestart(during: () => Promise<void>) {
     await during();
     await restarted;
     log(`${instance.name} stopped and started again after ${Date.now() - started} ms`);
-    await waitFor(`${instance.name} ready`, answers(`http://127.0.0.1:${instance.port}/api/ready`));
+    await ready(instance);
     log(`${instance.name} ready again after ${Date.now() - started} ms`);
     // The load balancer takes it back after two good checks.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
@@ -232,12 +181,7 @@ async function rollingRestart(during: () => Promise<void>) {
 
 async function main() {
   log("image");
-  execFileSync("bash", [path.join(root, "tests/deploy/make-base-image.sh")], { stdio: "inherit" });
-  // On the host's network: this machine's Docker has no bridge.
-  execFileSync("docker", ["build", "--network", "host", "-t", IMAGE, root], {
-    stdio: "inherit",
-    env: { ...process.env, DOCKER_BUILDKIT: process.env.DOCKER_BUILDKIT ?? "0" },
-  });
+  buildImage(IMAGE);
   log(`image size: ${docker("image", "inspect", IMAGE, "--format", "{{.Size}}")} bytes`);
 
   const databaseUrl = await freshDatabase();
@@ -259,11 +203,10 @@ async function main() {
     .parse(JSON.parse(printed.at(-1) ?? ""));
 
   const bootStarted = Date.now();
-  for (const instance of INSTANCES) startInstance(databaseUrl, instance);
-  for (const instance of INSTANCES)
-    await waitFor(`${instance.name} ready`, answers(`http://127.0.0.1:${instance.port}/api/ready`));
+  for (const instance of INSTANCES) startInstance(IMAGE, instance, appEnv(databaseUrl));
+  for (const instance of INSTANCES) await ready(instance);
   log(`instances ready in ${Date.now() - bootStarted} ms`);
-  const stopBalancer = startLoadBalancer();
+  const stopBalancer = startLoadBalancer(LB_PORT, INSTANCES);
   const cleanUp = () => {
     stopBalancer();
     for (const instance of INSTANCES) removeInstance(instance);
