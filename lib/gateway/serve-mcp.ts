@@ -169,9 +169,7 @@ export async function serveMcpPost(
     if (taskCall) {
       const endpoint = await open(ctx, session);
       if (endpoint instanceof Response) return endpoint;
-      return taskCallAnswer(taskCall.id, () =>
-        sessionTasks(db, ctx, endpointName).start((call) => endpoint.callTool(taskCall.params, call)),
-      );
+      return startTask(db, ctx, endpointName, endpoint, taskCall);
     }
     return serveInSession(db, request, session, body, async () => {
       const endpoint = await open(ctx, session);
@@ -182,9 +180,24 @@ export async function serveMcpPost(
   if (endpoint instanceof Response) return endpoint;
   const lone = await loneAnswer(request, body, endpoint);
   if (lone) return lone;
+  const taskCall = loneTaskCall(body);
+  if (taskCall) return startTask(db, ctx, endpointName, endpoint, taskCall);
   const initialize = initializeRequest(body);
   const response = await serveStateless(request, legacyServer(db, ctx, endpointName, endpoint), body);
   return initialize ? withNewSession(db, response, ctx, endpointName, initialize) : response;
+}
+
+/** A task-augmented tools/call of a 2025 client, started as the key's task on this endpoint (session-tasks.ts). */
+function startTask(
+  db: Database,
+  ctx: GatewayCaller,
+  endpointName: string,
+  endpoint: McpEndpoint,
+  taskCall: NonNullable<ReturnType<typeof loneTaskCall>>,
+): Promise<Response> {
+  return taskCallAnswer(taskCall.id, () =>
+    sessionTasks(db, ctx, endpointName).start((call) => endpoint.callTool(taskCall.params, call)),
+  );
 }
 
 /** Messages without a session, on a server for this request alone, answered as JSON. */

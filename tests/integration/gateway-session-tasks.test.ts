@@ -202,6 +202,39 @@ describe("a 2025-11-25 session client's tasks, through each endpoint", () => {
   }, 60_000);
 });
 
+describe("a 2025-11-25 client's tasks without a session", () => {
+  const post = async (body: unknown, version = "2025-11-25") => {
+    const response = await gatewayFetch(GATEWAY_URL, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": version,
+      },
+      body: JSON.stringify(body),
+    });
+    return (await response.json()) as { result?: Record<string, unknown>; error?: { code: number } }[] &
+      ({ result?: Record<string, unknown>; error?: { code: number; message: string } } | undefined);
+  };
+  const call = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: through.gateway.tool, arguments: { topic: "alone" }, task: {} },
+  });
+
+  it("starts a task from a lone call, read with tasks/result, and refuses one inside a batch", async () => {
+    const created = await post(call(1));
+    const { taskId } = (created.result as { task: { taskId: string; status: string } }).task;
+    const ended = await post({ jsonrpc: "2.0", id: 2, method: "tasks/result", params: { taskId } });
+    expect(textOf(ended.result)).toContain("# Research Report: alone");
+    // Batches are 2025-03-26's.
+    const batched = await post([call(3), call(4)], "2025-03-26");
+    expect([batched].flat().map((answer) => answer?.error?.code)).toEqual([-32600, -32600]);
+  }, 60_000);
+});
+
 describeOnPostgres("a 2025-11-25 session client's task served by two instances in turn", () => {
   let other: DatabaseHandle;
   beforeAll(() => {
