@@ -63,7 +63,7 @@ const listedTools = new WeakMap<CatalogIntegration, Tool[]>();
 
 /**
  * The integration's tools as this endpoint offers them: a tool its server runs only as a task is called as one by
- * Switchboard, so here it is an ordinary tool (the endpoint takes no task-augmented calls of 2025 clients).
+ * Switchboard, so here it is an ordinary tool (which a 2025 client may still call as a task: sessions/session-tasks.ts).
  */
 function toolsOf(integration: CatalogIntegration): Tool[] {
   let tools = listedTools.get(integration);

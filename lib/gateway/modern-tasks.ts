@@ -8,7 +8,7 @@ import {
 import type { Database } from "@/db/client";
 import { answerTo, type CallEvent, embedded, modernRelay, type Question } from "./call-events";
 import type { GatewayCaller } from "./caller";
-import type { GatewayCall } from "./endpoint";
+import type { CallRelay, GatewayCall } from "./endpoint";
 import { internalError } from "./mcp-errors";
 import { envelopeOf } from "./modern-envelope";
 import { parkCall, type ResumedCall, resumeCall } from "./sessions/parked-calls";
@@ -18,8 +18,8 @@ import { ASK_CLIENT_TIMEOUT_MS } from "./sessions/request-relay";
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
 // A task is kept as long as its session: an hour after it was last looked at.
-const TASK_TTL_MS = 60 * 60_000;
-const POLL_INTERVAL_MS = 1000;
+export const TASK_TTL_MS = 60 * 60_000;
+export const POLL_INTERVAL_MS = 1000;
 
 /** Whether the request's client takes tasks (declares the extension in its capabilities). */
 export function takesTasks(call: ServerContext): boolean {
@@ -32,13 +32,13 @@ const needsTasks = () =>
     requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
   });
 
-const unknownTask = (taskId: string) =>
+export const unknownTask = (taskId: string) =>
   new ProtocolError(ProtocolErrorCode.InvalidParams, `No task ${taskId} for this key on this endpoint.`, {
     taskId,
   });
 
 /** A task's state, read from what its call said: its status, and its result, error or questions. */
-function taskOf(taskId: string, createdAt: Date, events: CallEvent[], answered: Set<string>) {
+export function taskOf(taskId: string, createdAt: Date, events: CallEvent[], answered: Set<string>) {
   const questions = new Map<string, Question>();
   let statusMessage: string | undefined;
   let end: CallEvent | undefined;
@@ -77,6 +77,60 @@ function taskOf(taskId: string, createdAt: Date, events: CallEvent[], answered: 
   return { ...task, status: "working", ...(statusMessage ? { statusMessage } : {}) };
 }
 
+/** How a task's call speaks: `say` keeps an event in its log, `ask` puts a question to whoever answers the task. */
+export interface TaskVoice {
+  say(event: CallEvent): void;
+  ask(method: Question["method"], params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  sent(): Promise<void>;
+}
+
+/**
+ * Runs a call as a task, on this instance, under a session of its own (parkCall) owned by the caller on this
+ * endpoint: everything it says (progress, questions, its end) goes into that session's log in order, so the task
+ * is read, answered and cancelled from any instance, and only by the key or grant that started it. The task's id is
+ * that session's id.
+ */
+export async function startParkedTask(
+  db: Database,
+  ctx: GatewayCaller,
+  opening: { endpoint: string; clientCapabilities: Record<string, unknown> },
+  relayOf: (voice: TaskVoice) => CallRelay,
+  run: (call: GatewayCall) => Promise<unknown>,
+): Promise<{ taskId: string; createdAt: string }> {
+  const running = new AbortController();
+  let cancelled = false;
+  const parked = await parkCall(db, ctx, opening, () => {
+    cancelled = true;
+    running.abort(new Error("The client cancelled the task."));
+  });
+  let sending = Promise.resolve();
+  const say = (event: CallEvent) => {
+    sending = sending.then(() => parked.log(event)).catch(() => {});
+  };
+  const ask = async (method: Question["method"], params: Record<string, unknown>, signal: AbortSignal) => {
+    const withdrawn = AbortSignal.any([signal, running.signal, AbortSignal.timeout(ASK_CLIENT_TIMEOUT_MS)]);
+    const { id, answer } = parked.ask(withdrawn);
+    say({ kind: "question", question: { key: id, method, params: embedded(method, params) } });
+    withdrawn.addEventListener("abort", () => say({ kind: "withdrawn", key: id }), { once: true });
+    const message = await answer;
+    if ("error" in message) throw new Error(message.error.message);
+    return "result" in message ? message.result : {};
+  };
+  const relay = relayOf({ say, ask, sent: () => sending });
+  void run({ signal: running.signal, relay })
+    .then(
+      // A cancelled call may still answer (the catalog reports it as an error result): it stays cancelled.
+      (result) => say(cancelled ? { kind: "cancelled" } : { kind: "result", result: result as Result }),
+      (error: unknown) => {
+        if (cancelled) return say({ kind: "cancelled" });
+        const { code, message, data } = internalError(error, "The task failed");
+        say({ kind: "error", code, message, ...(data !== undefined ? { data } : {}) });
+      },
+    )
+    .finally(() => void sending.then(() => parked.close()));
+  return { taskId: parked.sessionId, createdAt: new Date().toISOString() };
+}
+
 /**
  * Tasks for 2026-07-28 clients that take them (SEP-2663): a call of a tool its server runs as a task answers at
  * once with the task, and runs on where it started, saying everything (progress, questions, its end) into the
@@ -102,59 +156,24 @@ export function modernTasks(db: Database, ctx: GatewayCaller, endpoint: string) 
   return {
     /** Starts the call as a task and answers with it in the result's place (a CreateTaskResult: the task, flat). */
     async start<T extends Result>(call: ServerContext, run: (call: GatewayCall) => Promise<T>): Promise<T> {
-      const running = new AbortController();
-      let cancelled = false;
-      const parked = await parkCall(
+      const started = await startParkedTask(
         db,
         ctx,
         { endpoint, clientCapabilities: envelopeOf(call).capabilities },
-        () => {
-          cancelled = true;
-          running.abort(new Error("The client cancelled the task."));
+        ({ say, ask, sent }) => {
+          // The task's progress is its status: reported whether or not the request asked for progress.
+          const relay = modernRelay(call, say, ask, sent);
+          relay.progress = (progress) => say({ kind: "progress", progress });
+          return relay;
         },
+        run,
       );
-      let sending = Promise.resolve();
-      const say = (event: CallEvent) => {
-        sending = sending.then(() => parked.log(event)).catch(() => {});
-      };
-      const ask = async (
-        method: Question["method"],
-        params: Record<string, unknown>,
-        signal: AbortSignal,
-      ) => {
-        const withdrawn = AbortSignal.any([
-          signal,
-          running.signal,
-          AbortSignal.timeout(ASK_CLIENT_TIMEOUT_MS),
-        ]);
-        const { id, answer } = parked.ask(withdrawn);
-        say({ kind: "question", question: { key: id, method, params: embedded(method, params) } });
-        withdrawn.addEventListener("abort", () => say({ kind: "withdrawn", key: id }), { once: true });
-        const message = await answer;
-        if ("error" in message) throw new Error(message.error.message);
-        return "result" in message ? message.result : {};
-      };
-      // The task's progress is its status: reported whether or not the request asked for progress.
-      const relay = modernRelay(call, say, ask, () => sending);
-      relay.progress = (progress) => say({ kind: "progress", progress });
-      void run({ signal: running.signal, relay })
-        .then(
-          // A cancelled call may still answer (the catalog reports it as an error result): it stays cancelled.
-          (result) => say(cancelled ? { kind: "cancelled" } : { kind: "result", result }),
-          (error: unknown) => {
-            if (cancelled) return say({ kind: "cancelled" });
-            const { code, message, data } = internalError(error, "The task failed");
-            say({ kind: "error", code, message, ...(data !== undefined ? { data } : {}) });
-          },
-        )
-        .finally(() => void sending.then(() => parked.close()));
-      const now = new Date().toISOString();
       return {
         resultType: "task",
-        taskId: parked.sessionId,
+        taskId: started.taskId,
         status: "working",
-        createdAt: now,
-        lastUpdatedAt: now,
+        createdAt: started.createdAt,
+        lastUpdatedAt: started.createdAt,
         ttlMs: TASK_TTL_MS,
         pollIntervalMs: POLL_INTERVAL_MS,
       } as Result as T;

@@ -3,6 +3,8 @@ import {
   type Implementation,
   type InputRequiredResult,
   McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
   type Result,
   type ServerCapabilities,
   type ServerContext,
@@ -13,6 +15,7 @@ import { getEnv } from "@/lib/env";
 import type { GatewayCall, McpEndpoint } from "./endpoint";
 import { pageOf } from "./list-pages";
 import { type modernTasks, TASKS_EXTENSION } from "./modern-tasks";
+import { SESSION_TASKS_CAPABILITY, type sessionTasks } from "./sessions/session-tasks";
 
 /** One page of a list answer, `{ [key]: items, nextCursor? }`, at the configured page size. */
 export function paged<K extends string, T>(key: K, items: T[], cursor: string | undefined) {
@@ -55,9 +58,12 @@ export interface RequestServerOptions {
   calledTool?: { name: string; inputSchema: Record<string, unknown> };
   /** Tasks, for 2026-07-28 clients that take them (the extension is then offered). */
   tasks?: ReturnType<typeof modernTasks>;
+  /** Tasks of 2025-11-25 clients: a tools/call with `params.task` starts one, and the tasks/* methods read them. */
+  sessionTasks?: ReturnType<typeof sessionTasks>;
 }
 
 const taskParams = z.looseObject({ taskId: z.string() });
+const listParams = z.looseObject({ cursor: z.string().optional() }).optional();
 
 /**
  * The SDK's server for one request, its handlers on the protocol server underneath (`server`). It is the SDK's
@@ -106,9 +112,15 @@ export function requestServer(endpoint: McpEndpoint, options: RequestServerOptio
   server.setRequestHandler("tools/list", async (request) =>
     paged("tools", await endpoint.tools(), request.params?.cursor),
   );
-  server.setRequestHandler("tools/call", (request, ctx) =>
-    options.runCall(ctx, request.params.name, (call) => endpoint.callTool(request.params, call)),
-  );
+  server.setRequestHandler("tools/call", (request, ctx) => {
+    // A lone task-augmented call is answered before the SDK's server (sessions/task-call-answer.ts), which cannot.
+    if (request.params.task !== undefined && options.sessionTasks)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        "A task-augmented tools/call is taken alone in its request body, not in a batch.",
+      );
+    return options.runCall(ctx, request.params.name, (call) => endpoint.callTool(request.params, call));
+  });
   server.setRequestHandler("resources/list", async (request) =>
     paged("resources", await endpoint.resources(), request.params?.cursor),
   );
@@ -139,6 +151,20 @@ export function requestServer(endpoint: McpEndpoint, options: RequestServerOptio
     );
     server.setRequestHandler("tasks/cancel", { params: taskParams }, (params, ctx) =>
       tasks.cancel(ctx, params.taskId),
+    );
+  }
+  const { sessionTasks: legacyTasks } = options;
+  if (legacyTasks) {
+    server.registerCapabilities({ tasks: SESSION_TASKS_CAPABILITY });
+    server.setRequestHandler("tasks/get", { params: taskParams }, (params) => legacyTasks.get(params.taskId));
+    server.setRequestHandler("tasks/result", { params: taskParams }, (params, ctx) =>
+      legacyTasks.result(params.taskId, ctx),
+    );
+    server.setRequestHandler("tasks/list", { params: listParams }, (params) =>
+      legacyTasks.list(params?.cursor),
+    );
+    server.setRequestHandler("tasks/cancel", { params: taskParams }, (params) =>
+      legacyTasks.cancel(params.taskId),
     );
   }
   return mcp;

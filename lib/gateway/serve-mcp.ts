@@ -29,7 +29,9 @@ import {
   openSession,
   PARKING_REVISION,
 } from "./sessions/session-store";
+import { sessionTasks } from "./sessions/session-tasks";
 import { serveSubscriptions } from "./sessions/subscriptions";
+import { loneTaskCall, taskCallAnswer } from "./sessions/task-call-answer";
 
 /**
  * What an endpoint serves the caller (in its 2025 session, if it has one), or the answer to give instead (an
@@ -105,12 +107,14 @@ async function withNewSession(
 function legacyServer(
   db: Database,
   ctx: GatewayCaller,
+  endpointName: string,
   endpoint: McpEndpoint,
   session?: GatewaySession,
 ): Server {
   const { server } = requestServer(endpoint, {
     runCall: (call, _target, start) =>
       start({ signal: call.mcpReq.signal, relay: relayForRequest(session, call) }),
+    sessionTasks: sessionTasks(db, ctx, endpointName),
   });
   serveSubscriptions(server, db, ctx, session, endpoint.resourceTarget);
   return server;
@@ -161,18 +165,39 @@ export async function serveMcpPost(
   if (request.headers.has("mcp-session-id")) {
     const session = await sessionOf(db, request, ctx, endpointName);
     if (session instanceof Response) return session;
+    const taskCall = loneTaskCall(body);
+    if (taskCall) {
+      const endpoint = await open(ctx, session);
+      if (endpoint instanceof Response) return endpoint;
+      return startTask(db, ctx, endpointName, endpoint, taskCall);
+    }
     return serveInSession(db, request, session, body, async () => {
       const endpoint = await open(ctx, session);
-      return endpoint instanceof Response ? endpoint : legacyServer(db, ctx, endpoint, session);
+      return endpoint instanceof Response ? endpoint : legacyServer(db, ctx, endpointName, endpoint, session);
     });
   }
   const endpoint = await open(ctx);
   if (endpoint instanceof Response) return endpoint;
   const lone = await loneAnswer(request, body, endpoint);
   if (lone) return lone;
+  const taskCall = loneTaskCall(body);
+  if (taskCall) return startTask(db, ctx, endpointName, endpoint, taskCall);
   const initialize = initializeRequest(body);
-  const response = await serveStateless(request, legacyServer(db, ctx, endpoint), body);
+  const response = await serveStateless(request, legacyServer(db, ctx, endpointName, endpoint), body);
   return initialize ? withNewSession(db, response, ctx, endpointName, initialize) : response;
+}
+
+/** A task-augmented tools/call of a 2025 client, started as the key's task on this endpoint (session-tasks.ts). */
+function startTask(
+  db: Database,
+  ctx: GatewayCaller,
+  endpointName: string,
+  endpoint: McpEndpoint,
+  taskCall: NonNullable<ReturnType<typeof loneTaskCall>>,
+): Promise<Response> {
+  return taskCallAnswer(taskCall.id, () =>
+    sessionTasks(db, ctx, endpointName).start((call) => endpoint.callTool(taskCall.params, call)),
+  );
 }
 
 /** Messages without a session, on a server for this request alone, answered as JSON. */

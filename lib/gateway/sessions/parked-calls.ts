@@ -76,6 +76,8 @@ export async function parkCall(
 export interface ResumedCall {
   /** When the call was parked (a task's creation). */
   createdAt: Date;
+  /** What it was parked with: its client's capabilities (and a 2025-11-25 task's mark, see session-tasks.ts). */
+  clientCapabilities: Record<string, unknown>;
   /** Keeps that the question under this key was answered, for whoever reads the call next. */
   noteAnswered(key: string): Promise<void>;
   /** The keys of the questions whose answers were handed over. */
@@ -105,6 +107,7 @@ export async function resumeCall(
   });
   return {
     createdAt: session.createdAt,
+    clientCapabilities: session.clientCapabilities,
     noteAnswered: (key) =>
       storeEvents(db, sessionId, ANSWERS_STREAM, [{ seq: Date.now(), message: { key } }]),
     async answered() {

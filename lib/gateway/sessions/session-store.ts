@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { cachePerDatabase } from "@/db/change-cache";
 import { publishChange } from "@/db/change-feed";
 import type { Database } from "@/db/client";
@@ -133,4 +133,36 @@ export function setSessionSubscription(
 ): Promise<void> {
   const others = session.subscriptions.filter((item) => item !== uri);
   return updateSession(db, session, { subscriptions: subscribed ? [...others, uri] : others });
+}
+
+/**
+ * The caller's live parked calls on this endpoint whose capabilities carry `mark` (the tasks of 2025-11-25
+ * clients, see session-tasks.ts), newest first.
+ */
+export async function parkedCallsMarked(
+  db: Database,
+  ctx: GatewayCaller,
+  endpoint: string,
+  mark: string,
+): Promise<{ id: string; createdAt: Date }[]> {
+  const owner = sessionOwnerOf(ctx);
+  return db
+    .select({ id: mcpGatewaySessions.id, createdAt: mcpGatewaySessions.createdAt })
+    .from(mcpGatewaySessions)
+    .where(
+      and(
+        eq(mcpGatewaySessions.organizationId, ctx.orgId),
+        owner.apiKeyId
+          ? eq(mcpGatewaySessions.apiKeyId, owner.apiKeyId)
+          : isNull(mcpGatewaySessions.apiKeyId),
+        owner.oauthGrantId
+          ? eq(mcpGatewaySessions.oauthGrantId, owner.oauthGrantId)
+          : isNull(mcpGatewaySessions.oauthGrantId),
+        eq(mcpGatewaySessions.endpoint, endpoint),
+        eq(mcpGatewaySessions.protocolVersion, PARKING_REVISION),
+        gt(mcpGatewaySessions.expiresAt, sql`now()`),
+        sql`${mcpGatewaySessions.clientCapabilities} ? ${mark}`,
+      ),
+    )
+    .orderBy(desc(mcpGatewaySessions.createdAt), desc(mcpGatewaySessions.id));
 }
