@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { modelAppPort, scriptedLlmPort } from "../../playwright.config";
 import { type RunningFixture, startFixture } from "../fixtures/mcp/start-fixture";
 import { expect, newAccount, test } from "./fixtures/signed-in";
+import { seriousViolations } from "./page-check";
 import { IntegrationsPage } from "./pages/integrations";
 
 async function call(page: Page, text: string) {
@@ -48,6 +49,14 @@ test("an agent that asks before every tool asks before running them: deny, allow
   await call(page, '/call everything_echo {"message": "one"}');
   const approval = page.getByTestId("tool-approval");
   await expect(approval).toBeVisible();
+  await expect(approval.getByTestId("tool-approval-reason")).toHaveText(
+    /^This agent asks before every tool\./,
+  );
+  // The card meets the page standard in both colour schemes.
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    expect(await seriousViolations(page)).toEqual([]);
+  }
   await expect(page.getByTestId("tool-status").last()).toHaveText("waiting for approval");
   await approval.getByRole("button", { name: "Deny" }).click();
   await expect(page.getByTestId("message-assistant").last()).toContainText(
@@ -143,7 +152,10 @@ test.describe("with a model", () => {
     await call(page, "Forget the old forecasts");
     const approval = page.getByTestId("tool-approval");
     await expect(approval).toBeVisible({ timeout: 30_000 });
-    await expect(approval).toContainText("weather_clear_history");
+    await expect(approval).toContainText("weather_clear_history (Clear the history)");
+    await expect(approval.getByTestId("tool-approval-reason")).toHaveText(
+      "This tool says it may be destructive. Its hints: destructive, idempotent, no outside services.",
+    );
     await expect(page.getByTestId("tool-status").last()).toHaveText("waiting for approval");
     await approval.getByRole("button", { name: "Allow once" }).click();
     await expect(page.getByTestId("message-assistant").last()).toContainText("The history is gone.", {
