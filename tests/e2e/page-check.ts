@@ -1,11 +1,11 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type Page, test } from "@playwright/test";
 
-/** What axe-core finds serious or critical on the page as it is now, each with where. */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
+/** What axe-core finds serious or critical on the page as it is now (or in one part of it), each with where. */
+export async function seriousViolations(page: Page, within?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page });
+  if (within) builder.include(within);
+  const { violations } = await builder.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map(
