@@ -67,6 +67,7 @@ export function CapabilityForm({
       action: field("action"),
       description: field("description"),
       parametersSchema: field("parametersSchema"),
+      outputSchema: field("outputSchema"),
       code: field("code"),
     };
   };

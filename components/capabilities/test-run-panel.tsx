@@ -9,9 +9,9 @@ import { LongText } from "@/components/ui/long-text";
 import { postJson } from "@/components/ui/post-json";
 import { RunningFor } from "@/components/ui/running-for";
 import { useCancellable } from "@/components/ui/use-cancellable";
-import type { SandboxResult } from "@/lib/capabilities/sandbox";
+import type { TestRunResult } from "@/lib/tools/capability-test-run";
 
-type Outcome = { run?: SandboxResult; error?: string; fields?: Record<string, string[]> };
+type Outcome = { run?: TestRunResult; error?: string; fields?: Record<string, string[]> };
 
 /** One test run through its route; a refusal (bad arguments or draft) comes back as the error to show. */
 async function testRun(draft: CapabilityDraftInput, argsText: string, signal: AbortSignal): Promise<Outcome> {
@@ -26,8 +26,9 @@ function moreMessages({ error, fields }: Outcome): string[] {
 }
 
 /**
- * Runs the capability as it stands in the editor (its name, schema and code, saved or not), with arguments checked
- * against that schema first, and shows the result, logs and duration.
+ * Runs the capability as it stands in the editor (its name, schemas and code, saved or not), with arguments checked
+ * against its parameters schema first and the result against its output schema after, and shows the result, logs
+ * and duration.
  */
 export function TestRunPanel({ draft }: { draft: () => CapabilityDraftInput }) {
   const [args, setArgs] = useState("{}");

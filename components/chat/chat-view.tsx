@@ -242,6 +242,8 @@ export function ChatView({
                       renderApproval={(toolName, approvalId) => (
                         <ToolApproval
                           toolName={toolName}
+                          tool={view?.tools.find((tool) => tool.name === toolName)}
+                          policy={view?.toolApproval}
                           disabled={busy}
                           onDecide={(decision) => void decide(message, toolName, approvalId, decision)}
                         />

@@ -38,6 +38,8 @@ export type IntegrationDiscoveryStatus =
 export interface ToolOrigin {
   source: ToolSource;
   integrationId?: string;
+  /** The tool's human-readable name, when it gives one. */
+  title?: string;
   /** What the tool says of itself (read-only, destructive): the agent's approval policy reads it. */
   annotations?: ToolAnnotations;
 }
@@ -141,6 +143,7 @@ export async function discoverForConversation(
     features.toolOrigins[descriptor.name] = {
       source: descriptor.source,
       ...(integrationId ? { integrationId } : {}),
+      ...(descriptor.title ? { title: descriptor.title } : {}),
       ...(descriptor.annotations ? { annotations: descriptor.annotations } : {}),
     };
   };

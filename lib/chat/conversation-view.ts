@@ -1,4 +1,4 @@
-import type { PromptArgument } from "@modelcontextprotocol/sdk/types.js";
+import type { PromptArgument, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { Agent, Conversation, ConversationDiscovery } from "@/db/schema";
 import type { McpPrompt, McpResource } from "@/lib/mcp/types";
 import type { ToolSource } from "@/lib/tools/types";
@@ -12,6 +12,9 @@ export interface ConversationToolView {
   /** Null for the built-in tools and capabilities. */
   integrationId: string | null;
   enabled: boolean;
+  title?: string;
+  /** What the tool says of itself: the approval card shows it with the reason it asks. */
+  annotations?: ToolAnnotations;
 }
 
 /** What the chat UI shows about a conversation's capabilities; plain data for the browser, no secrets. */
@@ -47,6 +50,8 @@ export function conversationView(
         source: origin?.source ?? "builtin",
         integrationId,
         enabled: !offTools.has(name) && (integrationId === null || on(integrationId)),
+        ...(origin?.title ? { title: origin.title } : {}),
+        ...(origin?.annotations ? { annotations: origin.annotations } : {}),
       };
     }),
     resources: all.resources

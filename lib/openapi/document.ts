@@ -223,11 +223,13 @@ function resultName(toolName: string): string {
   return `Result_${toolName.replace(/[^A-Za-z0-9_.-]/g, "_")}`;
 }
 
-// A tool without a structured result answers with its MCP content.
+// A tool without an output schema answers its structured result where it gives one (the built-ins do), else its
+// MCP content: any object, so the anyOf of the 200 answer never refuses such a result.
 const contentResultSchema = {
   type: "object",
+  description:
+    "The result of a tool without an output schema: its structured result where it gives one, else {content: [...]} (its MCP content).",
   properties: { content: { type: "array", items: { type: "object" } } },
-  required: ["content"],
 };
 
 /** What MCP says of a tool beyond its arguments, as vendor extensions of its invoke variant. */

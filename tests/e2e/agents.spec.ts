@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { modelAppPort, scriptedLlmPort } from "../../playwright.config";
 import { type RunningFixture, startFixture } from "../fixtures/mcp/start-fixture";
 import { expect, newAccount, test } from "./fixtures/signed-in";
+import { seriousViolations } from "./page-check";
 import { IntegrationsPage } from "./pages/integrations";
 
 async function call(page: Page, text: string) {
@@ -14,6 +15,7 @@ test("an agent that asks before every tool asks before running them: deny, allow
   page,
   signedIn: _,
 }) => {
+  test.slow();
   await new IntegrationsPage(page).addFromCatalog("everything");
 
   await page.getByRole("link", { name: "Agents", exact: true }).click();
@@ -48,6 +50,14 @@ test("an agent that asks before every tool asks before running them: deny, allow
   await call(page, '/call everything_echo {"message": "one"}');
   const approval = page.getByTestId("tool-approval");
   await expect(approval).toBeVisible();
+  await expect(approval.getByTestId("tool-approval-reason")).toHaveText(
+    /^This agent asks before every tool\./,
+  );
+  // The card meets the page standard in both colour schemes.
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    expect(await seriousViolations(page, '[data-testid="tool-approval"]')).toEqual([]);
+  }
   await expect(page.getByTestId("tool-status").last()).toHaveText("waiting for approval");
   await approval.getByRole("button", { name: "Deny" }).click();
   await expect(page.getByTestId("message-assistant").last()).toContainText(
@@ -106,6 +116,7 @@ test.describe("with a model", () => {
     page,
     signedIn: _,
   }) => {
+    test.slow();
     await new IntegrationsPage(page).addCustom({ name: "Weather", url: weather.url });
     await page.goto("/agents/new");
     const form = page.getByRole("form", { name: "Agent" });
@@ -143,7 +154,10 @@ test.describe("with a model", () => {
     await call(page, "Forget the old forecasts");
     const approval = page.getByTestId("tool-approval");
     await expect(approval).toBeVisible({ timeout: 30_000 });
-    await expect(approval).toContainText("weather_clear_history");
+    await expect(approval).toContainText("weather_clear_history (Clear the history)");
+    await expect(approval.getByTestId("tool-approval-reason")).toHaveText(
+      "This tool says it may be destructive. Its hints: destructive, idempotent, no outside services.",
+    );
     await expect(page.getByTestId("tool-status").last()).toHaveText("waiting for approval");
     await approval.getByRole("button", { name: "Allow once" }).click();
     await expect(page.getByTestId("message-assistant").last()).toContainText("The history is gone.", {

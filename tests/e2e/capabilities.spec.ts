@@ -64,6 +64,16 @@ test("a capability written in the editor is tested, saved, and called by an MCP 
   await form
     .getByLabel("Output schema (JSON Schema, optional)")
     .fill('{"type": "object", "properties": {"greeting": {"type": "string"}}, "required": ["greeting"]}');
+  // The test run keeps the draft's output schema as a call of the saved capability would.
+  await code.fill("return { greeting: 7 };");
+  await panel.getByRole("button", { name: "Run" }).click();
+  await expect(page.getByTestId("test-run-result")).toContainText("Failed in");
+  await expect(page.getByTestId("test-run-result").getByRole("alert")).toHaveText(
+    /^mcp__demo__greet answered a result that does not match its output schema: .*greeting/,
+  );
+  await code.fill(greeting);
+  await panel.getByRole("button", { name: "Run" }).click();
+  await expect(page.getByTestId("test-run-result")).toContainText("Succeeded in");
   await form.getByLabel("Read-only").check();
   await form.getByRole("button", { name: "Create capability" }).click();
   await expect(page).toHaveURL(/\/capabilities$/);

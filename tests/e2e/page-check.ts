@@ -1,6 +1,22 @@
 import AxeBuilder from "@axe-core/playwright";
 import { type Page, test } from "@playwright/test";
 
+/** What axe-core finds serious or critical on the page as it is now (or in one part of it), each with where. */
+export async function seriousViolations(page: Page, within?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page });
+  if (within) builder.include(within);
+  const { violations } = await builder.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}) at ${violation.nodes
+          .slice(0, 3)
+          .map((node) => node.target.join(" "))
+          .join(", ")}`,
+    );
+}
+
 /** Opens a page and adds to `problems` what is wider than the window and what axe-core finds serious. */
 export async function checkPage(
   page: Page,
@@ -23,15 +39,5 @@ export async function checkPage(
       fullPage: true,
     });
   if (scrollWidth > innerWidth) problems.push(`${path}: ${scrollWidth} px wide in a ${innerWidth} px window`);
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  for (const violation of violations)
-    if (violation.impact === "serious" || violation.impact === "critical")
-      problems.push(
-        `${path}: ${violation.id} (${violation.impact}) at ${violation.nodes
-          .slice(0, 3)
-          .map((node) => node.target.join(" "))
-          .join(", ")}`,
-      );
+  for (const violation of await seriousViolations(page)) problems.push(`${path}: ${violation}`);
 }

@@ -63,20 +63,20 @@ export async function deleteCapabilityAction(id: string): Promise<{ error?: stri
   });
 }
 
-/** The capability as it stands in the editor, saved or not; the schema is the text of its field. */
+/** The capability as it stands in the editor, saved or not; each schema is the text of its field. */
 export interface CapabilityDraftInput {
   id: string | null;
   namespace: string;
   action: string;
   description: string;
   parametersSchema: string;
+  /** The output schema's text; blank for none. */
+  outputSchema: string;
   code: string;
 }
 
-/** The capability editor's fields: the draft a test run uses, and what it declares of its result and itself. */
+/** The capability editor's fields: the draft a test run uses, and what it declares of itself. */
 export interface CapabilityFormValues extends CapabilityDraftInput {
-  /** The output schema's text; blank for none. */
-  outputSchema: string;
   /** The annotations it declares true (`readOnlyHint`…). */
   hints: string[];
 }

@@ -19,6 +19,8 @@ const bodySchema = z
         action: textArg,
         description: textArg,
         parametersSchema: textArg,
+        // Absent or blank: the draft declares no output schema.
+        outputSchema: textArg.optional(),
         code: textArg,
       },
       { error: "must be the capability as the editor shows it" },
@@ -40,10 +42,12 @@ export const POST = apiRoute("POST /api/capabilities/test-run", async (request, 
     "parametersSchema",
     "The parameters schema is not valid JSON.",
   );
+  const outputSchema =
+    parseJsonField(draft.outputSchema ?? "", "outputSchema", "The output schema is not valid JSON.") ?? null;
   const run = await testRunCapability(
     db,
     ctx,
-    { ...draft, parametersSchema, args },
+    { ...draft, parametersSchema, outputSchema, args },
     { signal: request.signal },
   );
   return Response.json({ run });
