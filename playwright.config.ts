@@ -113,8 +113,6 @@ export default defineConfig({
       stderr: "pipe",
       env: {
         PORT: String(ssoAppPort),
-        // Set as the README tells production to, so Auth.js's routes are proved with it.
-        AUTH_URL: `http://127.0.0.1:${ssoAppPort}`,
         DATA_DIR: ssoDataDir,
         DATABASE_URL: "",
         AUTH_OIDC_ISSUER: `http://127.0.0.1:${oidcProviderPort}`,
