@@ -82,7 +82,10 @@ describe("the models an organization allows", () => {
       listed: null,
       reason: "The endpoint answered /models with HTTP 404.",
     });
-    expect((await readEndpointModels("http://127.0.0.1:9/v1", undefined)).listed).toBeNull();
+    expect(await readEndpointModels("http://127.0.0.1:9/v1", undefined)).toMatchObject({
+      listed: null,
+      reason: "The endpoint could not be reached for its /models list.",
+    });
     await post("/__models", { models: ["scripted-model", "scripted-large"] });
   });
 
