@@ -50,6 +50,8 @@ export const organizations = pgTable("organizations", {
   oauthClientsEnabled: boolean("oauth_clients_enabled").notNull().default(true),
   /** Host names OAuth clients may send people back to (null: any); a client whose redirect is elsewhere is refused. */
   oauthRedirectHosts: jsonb("oauth_redirect_hosts").$type<string[]>(),
+  /** Models of the configured endpoint that members may choose in a conversation, besides each agent's own. */
+  chatModels: jsonb("chat_models").$type<string[]>().notNull().default([]),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -380,6 +382,8 @@ export const conversations = pgTable(
     approvedTools: jsonb("approved_tools").$type<string[]>().notNull().default([]),
     /** When the user pinned it to the top of their conversation list; null when not pinned. */
     pinnedAt: timestamp("pinned_at", { withTimezone: true }),
+    /** The model the user chose for this conversation; null: the agent's. */
+    model: text("model"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -397,6 +401,8 @@ export const chatMessages = pgTable(
     role: text("role").notNull(),
     /** The AI SDK UI message parts, as the client renders them. */
     parts: jsonb("parts").$type<unknown[]>().notNull(),
+    /** The UI message's metadata: for an answer, the model that gave it and the tokens it reported. */
+    metadata: jsonb("metadata").$type<Record<string, unknown>>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [

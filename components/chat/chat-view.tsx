@@ -14,7 +14,9 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { postJson } from "@/components/ui/post-json";
+import { answerMetadata, conversationTokens } from "@/lib/chat/answer-metadata";
 import { approvalsOf } from "@/lib/chat/approvals";
+import type { ConversationModels } from "@/lib/chat/chat-models";
 import type { ConversationView } from "@/lib/chat/conversation-view";
 import {
   type ToolAnswer,
@@ -23,9 +25,11 @@ import {
   toolProgressSchema,
   toolQuestionSchema,
 } from "@/lib/chat/tool-relay-schema";
+import { AnswerFacts } from "./answer-facts";
 import { Composer } from "./composer";
 import { ConversationHeader } from "./conversation-header";
 import { MessageParts } from "./message-parts";
+import { ModelPicker } from "./model-picker";
 import { startDiscovery } from "./start-discovery";
 import { StartProgress, useStartProgress } from "./start-progress";
 import { type ApprovalDecision, ToolApproval } from "./tool-approval";
@@ -62,6 +66,7 @@ export function ChatView({
   initialMessages,
   view,
   offline,
+  models,
 }: {
   conversationId: string;
   title: string;
@@ -69,8 +74,14 @@ export function ChatView({
   /** Null until conversation start has discovered the agent's integrations. */
   view: ConversationView | null;
   offline: boolean;
+  /** The models the conversation may use; null in offline mode. */
+  models: ConversationModels | null;
 }) {
   const router = useRouter();
+  const [model, setModel] = useState(models?.chosen);
+  // Each turn names the model shown in the header; the server checks the organization allows it.
+  const modelRef = useRef(model);
+  modelRef.current = model;
   const [startError, setStartError] = useState<string>();
   const [approvalError, setApprovalError] = useState<string>();
   const [progress, setProgress] = useState<Record<string, ToolProgress>>({});
@@ -94,9 +105,10 @@ export function ChatView({
         // The server keeps the history: send only what the user just did.
         prepareSendMessagesRequest: ({ id, messages: all, trigger }) => {
           const last = all.at(-1);
-          if (trigger === "regenerate-message") return { body: { id, regenerate: true } };
-          if (last?.role === "user") return { body: { id, message: last } };
-          return { body: { id, approvals: approvalsOf(last) } };
+          const chosen = modelRef.current ? { model: modelRef.current } : {};
+          if (trigger === "regenerate-message") return { body: { id, regenerate: true, ...chosen } };
+          if (last?.role === "user") return { body: { id, message: last, ...chosen } };
+          return { body: { id, approvals: approvalsOf(last), ...chosen } };
         },
       }),
       // Once every pending approval is answered, the tool loop goes on by itself.
@@ -185,7 +197,23 @@ export function ChatView({
     <div className="flex min-h-0 min-w-0 flex-1 flex-col">
       <div className="max-h-[45dvh] shrink-0 overflow-y-auto border-b px-4 py-3 md:px-6">
         <div className="mx-auto grid w-full max-w-4xl min-w-0 gap-3">
-          <ConversationHeader conversationId={conversationId} title={title} view={view} />
+          <ConversationHeader
+            conversationId={conversationId}
+            title={title}
+            view={view}
+            model={
+              models && model ? (
+                <ModelPicker
+                  conversationId={conversationId}
+                  models={models}
+                  value={model}
+                  onChange={setModel}
+                  disabled={busy}
+                />
+              ) : null
+            }
+            tokens={conversationTokens(messages)}
+          />
           {!view && !startError ? <StartProgress chips={startChips} /> : null}
           {startError ? <Alert>{startError}</Alert> : null}
           {offline ? (
@@ -252,9 +280,10 @@ export function ChatView({
                         <TurnFailed reason={reason} onRetry={last && !busy ? retry : undefined} />
                       )}
                     />
-                    {copyable ? (
-                      <div className="flex">
-                        <CopyButton compact label="Copy message" text={copyable} />
+                    {copyable || (message.role === "assistant" && answerMetadata(message)) ? (
+                      <div className="flex flex-wrap items-center gap-2">
+                        {copyable ? <CopyButton compact label="Copy message" text={copyable} /> : null}
+                        <AnswerFacts metadata={answerMetadata(message)} />
                       </div>
                     ) : null}
                   </div>

@@ -2,7 +2,7 @@
 
 import { Pencil, RefreshCw, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { type ReactNode, useState, useTransition } from "react";
 import { deleteConversationAction, renameConversationAction } from "@/app/(app)/chat/actions";
 import { Button } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-button";
@@ -11,6 +11,7 @@ import { RunningFor } from "@/components/ui/running-for";
 import { useCancellable } from "@/components/ui/use-cancellable";
 import type { ConversationView } from "@/lib/chat/conversation-view";
 import { toolApprovalSummary } from "@/lib/chat/tool-approval-schema";
+import { formatTokens } from "./answer-facts";
 import { DiscoveryBadge } from "./discovery-badge";
 import { startDiscovery } from "./start-discovery";
 import { StartProgress, useStartProgress } from "./start-progress";
@@ -24,10 +25,16 @@ export function ConversationHeader({
   conversationId,
   title,
   view,
+  model,
+  tokens,
 }: {
   conversationId: string;
   title: string;
   view: ConversationView | null;
+  /** The conversation's model picker; null in offline mode. */
+  model?: ReactNode;
+  /** The tokens of the conversation's answers, where the model reported them. */
+  tokens?: { inputTokens: number; outputTokens: number } | null;
 }) {
   const discovery = view?.discovery ?? null;
   const router = useRouter();
@@ -106,6 +113,16 @@ export function ConversationHeader({
         </ConfirmButton>
       </div>
       {error ? <p className="text-xs text-destructive">{error}</p> : null}
+      {model || tokens ? (
+        <div className="flex flex-wrap items-center gap-3 text-xs text-muted-foreground">
+          {model}
+          {tokens ? (
+            <span data-testid="conversation-tokens">
+              Tokens: {formatTokens(tokens.inputTokens)} in · {formatTokens(tokens.outputTokens)} out
+            </span>
+          ) : null}
+        </div>
+      ) : null}
       {view ? (
         <div className="flex flex-wrap items-start gap-3 text-xs text-muted-foreground">
           <span className="py-1.5" data-testid="conversation-agent">

@@ -18,6 +18,10 @@ const ADMIN_ONLY_PAGES: Record<string, AdminOnlyPage> = {
     back: { href: "/integrations", label: "Back to integrations" },
   },
   "/settings/api-keys": { what: "Managing API keys", back: { href: "/connect", label: "Connect a client" } },
+  "/settings/models": {
+    what: "Choosing the chat's models",
+    back: { href: "/chat", label: "Go to the chat" },
+  },
   "/settings/members/invite": {
     what: "Inviting people",
     back: { href: "/settings/members", label: "Back to members" },

@@ -13,9 +13,11 @@ import { authSecret } from "@/lib/auth/secret";
 import { logger } from "@/lib/logger";
 import { tracingOn } from "@/lib/tracing/tracer";
 import { parseInput } from "@/lib/validation";
+import { answerMetadata, finishedAnswer } from "./answer-metadata";
 import { askInChat } from "./ask-in-chat";
+import { chooseConversationModel, resolveConversationModel } from "./chat-models";
 import { getConversation, loadMessages, saveMessages } from "./conversations";
-import { chatModel } from "./model";
+import { chatModel, offline } from "./model";
 import { describeModelError } from "./model-errors";
 import { prepareConversation } from "./prepare-conversation";
 import { attachmentForModel, withAttachmentsRead } from "./resource-attachments";
@@ -36,14 +38,21 @@ export async function chatTurn(
   input: unknown,
   options: { signal?: AbortSignal } = {},
 ): Promise<Response> {
-  const { message, ...request } = parseInput(chatTurnRequestSchema, input);
+  const { message, model: chosen, ...request } = parseInput(chatTurnRequestSchema, input);
   const conversation = await getConversation(db, ctx, request.id);
   const { agent, active, features } = await prepareConversation(db, ctx, conversation);
+  // Checked before anything is stored: a model the organization does not allow is a 400.
+  const modelName =
+    chosen === undefined || offline()
+      ? await resolveConversationModel(db, ctx, conversation, agent.model)
+      : await chooseConversationModel(db, ctx, conversation, agent.model, chosen);
   const messages = await historyForTurn(await loadMessages(db, conversation.id), {
     ...request,
     message: message && (await withAttachmentsRead(db, ctx, active, message)),
   });
-  const { model, name, baseURL } = chatModel(agent.model);
+  const { model, name, baseURL, offline: offlineMode } = chatModel(modelName);
+  // An answer continued after approvals adds this turn's tokens to what it had.
+  const earlier = request.approvals ? answerMetadata(messages.at(-1) ?? {}) : undefined;
   let writer: UIMessageStreamWriter | undefined;
   // Progress and questions go to the browser as they come, and are not kept with the messages.
   const tools = withToolRelay(active.tools, {
@@ -91,7 +100,20 @@ export async function chatTurn(
     generateId: () => randomUUID(),
     execute: ({ writer: turnWriter }) => {
       writer = turnWriter;
-      turnWriter.merge(result.toUIMessageStream({ onError }));
+      turnWriter.merge(
+        result.toUIMessageStream({
+          onError,
+          // The answer names its model from the start, and its tokens once the model reported them.
+          messageMetadata: ({ part }) =>
+            offlineMode
+              ? undefined
+              : part.type === "start"
+                ? { model: name }
+                : part.type === "finish"
+                  ? finishedAnswer(name, part.totalUsage, earlier)
+                  : undefined,
+        }),
+      );
     },
     onError,
     onFinish: async ({ messages: finished }) => {

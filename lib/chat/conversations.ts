@@ -13,6 +13,7 @@ import type { UserContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { isUuid, parseInput } from "@/lib/validation";
+import { answerMetadata } from "./answer-metadata";
 
 /** What a conversation's start found, as stored with it. */
 export type { ConversationDiscovery };
@@ -190,6 +191,7 @@ export async function loadMessages(db: Database, conversationId: string): Promis
     id: row.id,
     role: row.role as UIMessage["role"],
     parts: row.parts as UIMessage["parts"],
+    ...(row.metadata ? { metadata: row.metadata } : {}),
   }));
 }
 
@@ -218,6 +220,7 @@ async function writeMessages(db: Database, conversation: Conversation, all: UIMe
           conversationId: conversation.id,
           role: message.role,
           parts: message.parts as unknown[],
+          metadata: answerMetadata(message) ?? null,
           createdAt: new Date(base + index),
         })),
       );

@@ -3,6 +3,12 @@ import type { LanguageModel } from "ai";
 import { getEnv } from "@/lib/env";
 import { offlineModel } from "./offline-model";
 
+/** Whether the chat runs without a model endpoint: no key and no base URL. */
+export const offline = () => {
+  const env = getEnv();
+  return !env.OPENAI_API_KEY && !env.OPENAI_BASE_URL;
+};
+
 /** OpenAI, or any OpenAI-compatible server through the Chat Completions API, or the offline model when none is set. */
 export function chatModel(agentModel: string | null): {
   model: LanguageModel;
@@ -11,8 +17,7 @@ export function chatModel(agentModel: string | null): {
   baseURL?: string;
 } {
   const env = getEnv();
-  if (!env.OPENAI_API_KEY && !env.OPENAI_BASE_URL)
-    return { model: offlineModel(), offline: true, name: "offline" };
+  if (offline()) return { model: offlineModel(), offline: true, name: "offline" };
   const provider = createOpenAI({ apiKey: env.OPENAI_API_KEY ?? "not-needed", baseURL: env.OPENAI_BASE_URL });
   const name = agentModel ?? env.CHAT_MODEL;
   return { model: provider.chat(name), offline: false, name, baseURL: env.OPENAI_BASE_URL };

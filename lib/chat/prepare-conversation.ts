@@ -75,14 +75,19 @@ export interface StartProgress {
   settled: (event: DiscoveryProgress) => void;
 }
 
+/** The conversation's agent, or the organization's default agent when its own was deleted. */
+export async function conversationAgent(db: Database, ctx: UserContext, conversation: Conversation) {
+  const agent = conversation.agentId ? await getAgent(db, ctx, conversation.agentId).catch(() => null) : null;
+  return agent ?? (await ensureDefaultAgent(db, ctx.orgId));
+}
+
 export async function prepareConversation(
   db: Database,
   ctx: UserContext,
   conversation: Conversation,
   options: { refresh?: boolean; progress?: StartProgress; signal?: AbortSignal } = {},
 ): Promise<PreparedConversation> {
-  const agent = conversation.agentId ? await getAgent(db, ctx, conversation.agentId).catch(() => null) : null;
-  const resolvedAgent = agent ?? (await ensureDefaultAgent(db, ctx.orgId));
+  const resolvedAgent = await conversationAgent(db, ctx, conversation);
   const ids = await integrationIdsOf(db, ctx, resolvedAgent);
   const known = await integrationInfo(db, ctx, ids);
   const stored = options.refresh ? null : conversation.discovery;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { modelNameSchema } from "./chat-models";
 import { attachmentReferenceSchema } from "./resource-attachments";
 
 // What a person types never holds a NUL character, and PostgreSQL could not store it: refused here, with a 400.
@@ -51,6 +52,8 @@ export const chatTurnRequestSchema = z
       .min(1)
       .max(100)
       .optional(),
+    /** The model the user chose in the header (null: the agent's); the server checks the organization allows it. */
+    model: modelNameSchema.nullable().optional(),
     /** Answer the last user message again, replacing the answer it had. */
     regenerate: z.literal(true).optional(),
   })

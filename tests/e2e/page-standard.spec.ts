@@ -82,6 +82,7 @@ test.describe
         "/settings/members/invite",
         "/settings/api-keys",
         "/settings/connected-apps",
+        "/settings/models",
         "/settings/account",
         "/admin",
         "/organizations/new",

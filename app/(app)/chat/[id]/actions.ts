@@ -4,18 +4,20 @@ import type { UIMessage } from "ai";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { requireSignedInUser } from "@/lib/auth/request-context";
+import { chooseConversationModel } from "@/lib/chat/chat-models";
 import { renderConversationPrompt } from "@/lib/chat/conversation-prompts";
 import {
   allowToolForConversation,
   setToolToggles,
   toolTogglesSchema,
 } from "@/lib/chat/conversation-settings";
-import { appendMessages } from "@/lib/chat/conversations";
-import { openConversation } from "@/lib/chat/prepare-conversation";
+import { appendMessages, getConversation } from "@/lib/chat/conversations";
+import { conversationAgent, openConversation } from "@/lib/chat/prepare-conversation";
 import { type ResourceAttachment, readResourceAttachment } from "@/lib/chat/resource-attachments";
 import { idArg, textArg } from "@/lib/http/action-args";
 import { serverAction } from "@/lib/http/server-action";
 
+const chooseModelInput = z.object({ id: idArg, model: textArg });
 const togglesInput = z.object({ id: idArg, toggles: toolTogglesSchema.strict() });
 const allowToolInput = z.object({ id: idArg, toolName: textArg });
 const readResourceInput = z.object({
@@ -90,5 +92,21 @@ export async function renderPromptAction(
       await appendMessages(db, conversation, messages);
       return { messages };
     },
+  });
+}
+
+/** Stores the model the user chose in the header for one of their conversations; the server checks it. */
+export async function chooseModelAction(id: string, model: string): Promise<{ error?: string }> {
+  return serverAction({
+    name: "chooseModel",
+    args: chooseModelInput,
+    input: { id, model },
+    context: requireSignedInUser,
+    run: async ({ db, ctx }) => {
+      const conversation = await getConversation(db, ctx, id);
+      const agent = await conversationAgent(db, ctx, conversation);
+      await chooseConversationModel(db, ctx, conversation, agent.model, model);
+    },
+    onSuccess: () => ({}),
   });
 }

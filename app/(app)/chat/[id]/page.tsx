@@ -2,10 +2,11 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ChatView } from "@/components/chat/chat-view";
 import { requireSignedInPage } from "@/lib/auth/request-context";
+import { conversationModels } from "@/lib/chat/chat-models";
 import { conversationView } from "@/lib/chat/conversation-view";
 import { getConversation, loadMessages } from "@/lib/chat/conversations";
 import { chatModel } from "@/lib/chat/model";
-import { prepareConversation } from "@/lib/chat/prepare-conversation";
+import { conversationAgent, prepareConversation } from "@/lib/chat/prepare-conversation";
 import { NotFoundError } from "@/lib/errors";
 
 /** The window's title names the conversation, so tabs and history tell conversations apart. */
@@ -23,6 +24,9 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
     const messages = await loadMessages(db, conversation.id);
     // Once conversation start has run, its stored result rebuilds the view without asking the servers again.
     const prepared = conversation.discovery ? await prepareConversation(db, ctx, conversation) : null;
+    const offline = chatModel(null).offline;
+    const agent = prepared?.agent ?? (await conversationAgent(db, ctx, conversation));
+    const models = offline ? null : await conversationModels(db, ctx, conversation, agent.model);
     return (
       <ChatView
         key={conversation.id}
@@ -34,7 +38,8 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
             ? conversationView(prepared.agent, conversation, prepared.features, prepared.discovery)
             : null
         }
-        offline={chatModel(null).offline}
+        offline={offline}
+        models={models}
       />
     );
   } catch (error) {

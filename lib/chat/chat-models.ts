@@ -1,0 +1,114 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "@/db/client";
+import { type Conversation, conversations, organizations } from "@/db/schema";
+import { recordAudit } from "@/lib/audit/record-audit";
+import { type RequestContext, requireAdmin, type UserContext } from "@/lib/auth/context";
+import { getEnv } from "@/lib/env";
+import { ValidationError } from "@/lib/errors";
+import { parseInput } from "@/lib/validation";
+
+/** A model name as OpenAI-compatible servers spell them: `gpt-4o-mini`, `llama3.1:8b`, `org/model@v2`. */
+export const modelNameSchema = z
+  .string({ error: "A model is named by a string." })
+  .trim()
+  .min(1, { error: "Enter a model name." })
+  .max(200, { error: "A model name is at most 200 characters." })
+  .regex(/^[\w.:/@+-]+$/, { error: "A model name holds letters, digits and . : / @ + - _ only." });
+
+const chatModelsSchema = z
+  .array(modelNameSchema)
+  .max(100, { error: "Allow at most 100 models." })
+  .transform((names) => [...new Set(names)]);
+
+/** The model an agent answers with when the conversation chose none. */
+export const agentModelName = (agentModel: string | null) => agentModel ?? getEnv().CHAT_MODEL;
+
+/** The models the organization lets its members choose in a conversation, besides each agent's own. */
+export async function organizationChatModels(db: Database, ctx: RequestContext): Promise<string[]> {
+  const [row] = await db
+    .select({ chatModels: organizations.chatModels })
+    .from(organizations)
+    .where(eq(organizations.id, ctx.orgId));
+  return row?.chatModels ?? [];
+}
+
+/** Sets which models of the configured endpoint the organization's members may choose; owners and admins only. */
+export async function setOrganizationChatModels(db: Database, ctx: RequestContext, input: unknown) {
+  requireAdmin(ctx);
+  const models = parseInput(chatModelsSchema, input);
+  const before = await organizationChatModels(db, ctx);
+  await db.update(organizations).set({ chatModels: models }).where(eq(organizations.id, ctx.orgId));
+  await recordAudit(db, ctx, {
+    action: "settings.update",
+    targetType: "settings",
+    targetName: "Chat models",
+    before: { chatModels: before },
+    after: { chatModels: models },
+  });
+  return models;
+}
+
+/** The models a conversation may use, the agent's first, and the one it uses now. */
+export interface ConversationModels {
+  agentDefault: string;
+  models: string[];
+  chosen: string;
+}
+
+/** The models a conversation with this agent may use: the agent's first, then the organization's others. */
+export async function modelChoices(db: Database, ctx: RequestContext, agentModel: string | null) {
+  const agentDefault = agentModelName(agentModel);
+  const allowed = await organizationChatModels(db, ctx);
+  return { agentDefault, models: [agentDefault, ...allowed.filter((model) => model !== agentDefault)] };
+}
+
+/**
+ * The model a turn answers with: the one the user chose (named by the browser, checked here), or the agent's.
+ * A model the organization does not allow is refused, so a forged or outdated choice never reaches the endpoint.
+ */
+export async function resolveConversationModel(
+  db: Database,
+  ctx: RequestContext,
+  conversation: Pick<Conversation, "model">,
+  agentModel: string | null,
+  requested?: string | null,
+): Promise<string> {
+  const wanted = requested === undefined ? conversation.model : requested;
+  const { agentDefault, models } = await modelChoices(db, ctx, agentModel);
+  if (wanted === null || wanted === agentDefault) return agentDefault;
+  if (!models.includes(wanted))
+    throw new ValidationError(
+      `Your organization does not allow the model "${wanted}". Choose one of: ${models.join(", ")}.`,
+    );
+  return wanted;
+}
+
+/** Stores the model the user chose for one of their conversations (null: the agent's), once it is allowed. */
+export async function chooseConversationModel(
+  db: Database,
+  ctx: UserContext,
+  conversation: Conversation,
+  agentModel: string | null,
+  input: unknown,
+): Promise<string> {
+  const requested = parseInput(modelNameSchema.nullable(), input);
+  const model = await resolveConversationModel(db, ctx, conversation, agentModel, requested);
+  const stored = model === agentModelName(agentModel) ? null : model;
+  if (stored !== conversation.model)
+    await db.update(conversations).set({ model: stored }).where(eq(conversations.id, conversation.id));
+  return model;
+}
+
+/** What the conversation's header offers; a stored choice the organization no longer allows shows the agent's. */
+export async function conversationModels(
+  db: Database,
+  ctx: RequestContext,
+  conversation: Pick<Conversation, "model">,
+  agentModel: string | null,
+): Promise<ConversationModels> {
+  const { agentDefault, models } = await modelChoices(db, ctx, agentModel);
+  const chosen =
+    conversation.model && models.includes(conversation.model) ? conversation.model : agentDefault;
+  return { agentDefault, models, chosen };
+}
