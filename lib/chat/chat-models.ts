@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Database } from "@/db/client";
 import { type Conversation, conversations, organizations } from "@/db/schema";
@@ -96,7 +96,16 @@ export async function chooseConversationModel(
   const model = await resolveConversationModel(db, ctx, conversation, agentModel, requested);
   const stored = model === agentModelName(agentModel) ? null : model;
   if (stored !== conversation.model)
-    await db.update(conversations).set({ model: stored }).where(eq(conversations.id, conversation.id));
+    await db
+      .update(conversations)
+      .set({ model: stored })
+      .where(
+        and(
+          eq(conversations.id, conversation.id),
+          eq(conversations.organizationId, ctx.orgId),
+          eq(conversations.userId, ctx.userId),
+        ),
+      );
   return model;
 }
 

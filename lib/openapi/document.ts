@@ -66,7 +66,7 @@ export function buildOpenApiDocument(
       title: "Switchboard REST API",
       version: packageJson.version,
       description:
-        "Discover and invoke the organization's tools: built-in tools, the tools of its MCP integrations and its capabilities. Authenticate with an API key of the organization; a key limited to some integrations, capabilities or the built-ins sees and calls only those.",
+        "Discover and invoke the organization's tools: built-in tools, the tools of its MCP integrations and its capabilities. Authenticate with an API key of the organization; a key limited to some integrations, capabilities or the built-ins sees and calls only those. No string in a request body may hold U+0000 (NUL): such a body is refused with 400, whatever a tool's schema allows.",
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
@@ -156,7 +156,7 @@ export function buildOpenApiDocument(
               },
             },
             "400": errorResponse(
-              'Unknown tool ("unknown tool", also for a tool outside the key\'s scope), invalid JSON or invalid params (each field named).',
+              'Unknown tool ("unknown tool", also for a tool outside the key\'s scope), invalid JSON, a NUL character in a string, or invalid params (each field named).',
             ),
             "401": errorResponse("No valid API key: missing, unknown, revoked or expired."),
             "403": errorResponse("The tool's integration is disabled."),

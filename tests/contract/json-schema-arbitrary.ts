@@ -21,7 +21,7 @@ function resolve(root: unknown, ref: string): JsonSchema {
 }
 
 // One code point (what JSON Schema counts lengths in): mostly printable ASCII, sometimes anything else Unicode has
-// but U+0000, which Switchboard refuses in any text with a 400 of its own (PostgreSQL cannot store it).
+// but U+0000, which the document says is refused in any string with a 400 (PostgreSQL cannot store it).
 const codePoint = fc
   .oneof(
     { arbitrary: fc.integer({ min: 0x20, max: 0x7e }), weight: 4 },
