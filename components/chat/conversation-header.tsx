@@ -1,10 +1,10 @@
 "use client";
 
-import { Pencil, RefreshCw, Trash2 } from "lucide-react";
+import { Braces, FileText, Pencil, RefreshCw, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { type ReactNode, useState, useTransition } from "react";
 import { deleteConversationAction, renameConversationAction } from "@/app/(app)/chat/actions";
-import { Button } from "@/components/ui/button";
+import { Button, buttonClasses } from "@/components/ui/button";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { Input } from "@/components/ui/input";
 import { RunningFor } from "@/components/ui/running-for";
@@ -97,20 +97,23 @@ export function ConversationHeader({
             </Button>
           </h1>
         )}
-        <ConfirmButton
-          title="Delete this conversation?"
-          description="Its messages are deleted for good."
-          confirmLabel="Delete"
-          onConfirm={() =>
-            startTransition(async () => {
-              const result = await deleteConversationAction(conversationId);
-              if (result.error) setError(result.error);
-              else router.push("/chat");
-            })
-          }
-        >
-          <Trash2 className="h-4 w-4" aria-hidden /> Delete
-        </ConfirmButton>
+        <div className="flex shrink-0 items-center gap-1">
+          <ExportLinks conversationId={conversationId} />
+          <ConfirmButton
+            title="Delete this conversation?"
+            description="Its messages are deleted for good."
+            confirmLabel="Delete"
+            onConfirm={() =>
+              startTransition(async () => {
+                const result = await deleteConversationAction(conversationId);
+                if (result.error) setError(result.error);
+                else router.push("/chat");
+              })
+            }
+          >
+            <Trash2 className="h-4 w-4" aria-hidden /> Delete
+          </ConfirmButton>
+        </div>
       </div>
       {error ? <p className="text-xs text-destructive">{error}</p> : null}
       {model || tokens ? (
@@ -153,6 +156,23 @@ export function ConversationHeader({
           </Button>
         </div>
       ) : null}
+    </div>
+  );
+}
+
+/** Downloads of the conversation as Markdown and as JSON (the server reads it whole, as stored). */
+function ExportLinks({ conversationId }: { conversationId: string }) {
+  const link = buttonClasses({ variant: "ghost", size: "sm" });
+  const href = (format: string) => `/api/chat/${conversationId}/export?format=${format}`;
+  // Icons only on phones, so the header fits at 320 px.
+  return (
+    <div role="group" aria-label="Export the conversation" className="flex items-center">
+      <a className={link} href={href("markdown")} download aria-label="Export as Markdown">
+        <FileText className="h-4 w-4" aria-hidden /> <span className="hidden sm:inline">Markdown</span>
+      </a>
+      <a className={link} href={href("json")} download aria-label="Export as JSON">
+        <Braces className="h-4 w-4" aria-hidden /> <span className="hidden sm:inline">JSON</span>
+      </a>
     </div>
   );
 }

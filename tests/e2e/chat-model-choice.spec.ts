@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { modelAppPort, scriptedLlmPort } from "../../playwright.config";
 import { expect, newAccount, test } from "./fixtures/signed-in";
@@ -96,6 +97,31 @@ test.describe
             "scripted-large · 1,200 in · 34 out",
             "scripted-model · 11 in · 7 out",
           ]);
+
+          // Exported as Markdown and as JSON, each answer with its model and tokens.
+          const downloaded = async (name: string) => {
+            const [file] = await Promise.all([
+              page.waitForEvent("download"),
+              page.getByRole("link", { name }).click(),
+            ]);
+            return {
+              name: file.suggestedFilename(),
+              text: await readFile((await file.path()) ?? "", "utf8"),
+            };
+          };
+          const markdown = await downloaded("Export as Markdown");
+          expect(markdown.name).toBe("which-model-are-you.md");
+          expect(markdown.text).toContain("## You\n\nWhich model are you?");
+          expect(markdown.text).toContain(
+            "## Assistant (scripted-large, 1200 in, 34 out)\n\nAnswered by the large model.",
+          );
+          expect(markdown.text).toContain("Tokens: 1211 in, 41 out.");
+          const json = await downloaded("Export as JSON");
+          expect(json.name).toBe("which-model-are-you.json");
+          expect(JSON.parse(json.text)).toMatchObject({
+            title: "Which model are you?",
+            tokens: { inputTokens: 1211, outputTokens: 41 },
+          });
           expect(problems).toEqual([]);
         });
       }

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { requireSignedInUser } from "@/lib/auth/request-context";
+import {
+  conversationJson,
+  conversationMarkdown,
+  exportFileName,
+  exportFormats,
+} from "@/lib/chat/conversation-export";
+import { getConversation, loadMessages } from "@/lib/chat/conversations";
+import { apiRoute } from "@/lib/http/api-route";
+import { otherMethods } from "@/lib/http/other-methods";
+import { parseInput } from "@/lib/validation";
+
+export const dynamic = "force-dynamic";
+
+const querySchema = z.object({
+  format: z.enum(exportFormats, { error: 'format is "markdown" or "json".' }).default("markdown"),
+});
+
+/** Downloads one of the user's own conversations as Markdown or JSON (`?format=`). */
+export const GET = apiRoute<{ id: string }>("GET /api/chat/[id]/export", async (request, { params, db }) => {
+  const ctx = await requireSignedInUser();
+  const { format } = parseInput(querySchema, {
+    format: new URL(request.url).searchParams.get("format") ?? undefined,
+  });
+  const conversation = await getConversation(db, ctx, (await params).id);
+  const messages = await loadMessages(db, conversation.id);
+  const body =
+    format === "json"
+      ? conversationJson(conversation, messages)
+      : conversationMarkdown(conversation, messages);
+  return new Response(body, {
+    headers: {
+      "content-type": format === "json" ? "application/json; charset=utf-8" : "text/markdown; charset=utf-8",
+      "content-disposition": `attachment; filename="${exportFileName(conversation.title, format)}"`,
+      "cache-control": "private, no-store",
+    },
+  });
+});
+
+export const { DELETE, OPTIONS, PATCH, POST, PUT } = otherMethods("GET");

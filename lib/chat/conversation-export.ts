@@ -1,0 +1,69 @@
+import { getToolName, isToolUIPart, type UIMessage } from "ai";
+import type { Conversation } from "@/db/schema";
+import { answerMetadata, conversationTokens } from "./answer-metadata";
+
+export const exportFormats = ["markdown", "json"] as const;
+export type ExportFormat = (typeof exportFormats)[number];
+
+/** A file name from the conversation's title: letters, digits and dashes, never empty. */
+export function exportFileName(title: string, format: ExportFormat): string {
+  const stem =
+    title
+      .normalize("NFKD")
+      .replace(/[^\w\s-]/g, "")
+      .trim()
+      .replace(/[\s_]+/g, "-")
+      .slice(0, 60)
+      .toLowerCase() || "conversation";
+  return `${stem}.${format === "markdown" ? "md" : "json"}`;
+}
+
+const fenced = (value: unknown) => {
+  const text = typeof value === "string" ? value : JSON.stringify(value, null, 2);
+  // A fence longer than any run of backticks inside, so the block cannot be closed early.
+  const longest = Math.max(2, ...[...(text ?? "").matchAll(/`+/g)].map((run) => run[0].length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}json\n${text ?? ""}\n${fence}`;
+};
+
+/** The conversation as Markdown: each message under its speaker, tool calls with their input and outcome. */
+export function conversationMarkdown(conversation: Conversation, messages: UIMessage[]): string {
+  const lines = [`# ${conversation.title}`, "", `Exported ${new Date().toISOString()}.`, ""];
+  const tokens = conversationTokens(messages);
+  if (tokens) lines.push(`Tokens: ${tokens.inputTokens} in, ${tokens.outputTokens} out.`, "");
+  for (const message of messages) {
+    const meta = answerMetadata(message);
+    const facts = [meta?.model, meta?.inputTokens !== undefined ? `${meta.inputTokens} in` : undefined]
+      .concat(meta?.outputTokens !== undefined ? `${meta.outputTokens} out` : undefined)
+      .filter(Boolean);
+    const speaker = message.role === "user" ? "You" : message.role === "assistant" ? "Assistant" : "System";
+    lines.push(`## ${speaker}${facts.length > 0 ? ` (${facts.join(", ")})` : ""}`, "");
+    for (const part of message.parts) {
+      if (part.type === "text") lines.push(part.text, "");
+      if (isToolUIPart(part)) {
+        lines.push(`**Tool \`${getToolName(part)}\`**`, "", "Input:", "", fenced(part.input ?? {}), "");
+        if (part.state === "output-error") lines.push(`Failed: ${part.errorText}`, "");
+        else if (part.state === "output-available") lines.push("Result:", "", fenced(part.output), "");
+        else if (part.state === "output-denied") lines.push("Not run: the call was denied.", "");
+      }
+    }
+  }
+  return `${lines.join("\n").trimEnd()}\n`;
+}
+
+/** The conversation as JSON: its title, times and messages as stored (the AI SDK's UI message shape). */
+export function conversationJson(conversation: Conversation, messages: UIMessage[]): string {
+  return `${JSON.stringify(
+    {
+      id: conversation.id,
+      title: conversation.title,
+      createdAt: conversation.createdAt,
+      updatedAt: conversation.updatedAt,
+      exportedAt: new Date().toISOString(),
+      tokens: conversationTokens(messages),
+      messages,
+    },
+    null,
+    2,
+  )}\n`;
+}
