@@ -10,7 +10,7 @@ import {
   renameConversation,
   saveDiscovery,
 } from "@/lib/chat/conversations";
-import { chromiumPath } from "../../tests/e2e/chromium";
+import { chromiumArgs, chromiumPath } from "../../tests/e2e/chromium";
 import { benchEnvironment, buildIfNeeded, type RunningApp, startApp } from "../next-app";
 import { createBenchDatabase, requireDatabaseUrl } from "../postgres";
 import { createBenchOrganization, createBenchOwner } from "../seed";
@@ -35,14 +35,7 @@ const database = await createBenchDatabase(databaseUrl, "sidebar");
 let app: RunningApp | undefined;
 const browser = await chromium.launch({
   executablePath: chromiumPath() ?? undefined,
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-  ],
+  args: chromiumArgs,
 });
 
 /** A conversation of `MESSAGES` messages whose last answer ends with `last`. */
