@@ -33,9 +33,11 @@ export function conversationMarkdown(conversation: Conversation, messages: UIMes
   if (tokens) lines.push(`Tokens: ${tokens.inputTokens} in, ${tokens.outputTokens} out.`, "");
   for (const message of messages) {
     const meta = answerMetadata(message);
-    const facts = [meta?.model, meta?.inputTokens !== undefined ? `${meta.inputTokens} in` : undefined]
-      .concat(meta?.outputTokens !== undefined ? `${meta.outputTokens} out` : undefined)
-      .filter(Boolean);
+    const facts = [
+      meta?.model,
+      meta?.inputTokens === undefined ? undefined : `${meta.inputTokens} in`,
+      meta?.outputTokens === undefined ? undefined : `${meta.outputTokens} out`,
+    ].filter(Boolean);
     const speaker = message.role === "user" ? "You" : message.role === "assistant" ? "Assistant" : "System";
     lines.push(`## ${speaker}${facts.length > 0 ? ` (${facts.join(", ")})` : ""}`, "");
     for (const part of message.parts) {
