@@ -166,7 +166,7 @@ function ExportLinks({ conversationId }: { conversationId: string }) {
   const href = (format: string) => `/api/chat/${conversationId}/export?format=${format}`;
   // Icons only on phones, so the header fits at 320 px.
   return (
-    <div role="group" aria-label="Export the conversation" className="flex items-center">
+    <div className="flex items-center">
       <a className={link} href={href("markdown")} download aria-label="Export as Markdown">
         <FileText className="h-4 w-4" aria-hidden /> <span className="hidden sm:inline">Markdown</span>
       </a>
