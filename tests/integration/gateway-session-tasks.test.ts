@@ -195,6 +195,28 @@ describe("a 2025-11-25 session client's tasks, through each endpoint", () => {
     60_000,
   );
 
+  it("reads a task's state from its whole log, however much it said (more than one read's worth of progress)", async () => {
+    const at = through.gateway;
+    const client = await sessionClient(at);
+    const created = await client.request(
+      {
+        method: "tools/call",
+        params: {
+          name: "everything_trigger-long-running-operation",
+          arguments: { duration: 1, steps: 700 },
+          task: { ttl: 60_000 },
+        },
+      },
+      CreateTaskResultSchema,
+    );
+    const { taskId } = created.task;
+    const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    expect(textOf(result)).toContain("Long running operation completed");
+    expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({ status: "completed" });
+    const { tasks } = await client.experimental.tasks.listTasks();
+    expect(tasks.find((task) => task.taskId === taskId)).toMatchObject({ status: "completed" });
+  }, 60_000);
+
   it("asks nothing of a client that did not declare elicitation: the server goes on without", async () => {
     const client = await sessionClient(through.gateway);
     const { statuses, result } = await ambiguousTask(client, through.gateway, "tides");

@@ -16,7 +16,7 @@ import { clientQuestions } from "../client-questions";
 import type { GatewayCall } from "../endpoint";
 import { pageOf } from "../list-pages";
 import { POLL_INTERVAL_MS, startParkedTask, TASK_TTL_MS, taskOf, unknownTask } from "../modern-tasks";
-import { type ResumedCall, resumeCall } from "./parked-calls";
+import { parkedCallLogs, type ResumedCall, resumeCall } from "./parked-calls";
 import { ASK_CLIENT_TIMEOUT_MS } from "./request-relay";
 import { parkedCallsMarked } from "./session-store";
 
@@ -74,8 +74,6 @@ async function putToClient(taskId: string, task: ResumedCall, call: ServerContex
   }
 }
 
-const eventsOf = (found: { event: object }[]) => found.map(({ event }) => event as CallEvent);
-
 /**
  * Tasks for 2025-11-25 clients in a session (task-augmented tools/call, tasks/get, tasks/result, tasks/list,
  * tasks/cancel), on either endpoint. The gateway runs the task itself, calling the upstream tool (as a task when
@@ -100,12 +98,7 @@ export function sessionTasks(db: Database, ctx: GatewayCaller, endpoint: string)
     }
   }
   const stateOf = async (taskId: string, task: ResumedCall) =>
-    taskOf(
-      taskId,
-      task.createdAt,
-      eventsOf(await task.events(0, 0, AbortSignal.timeout(ASK_CLIENT_TIMEOUT_MS))),
-      await task.answered(),
-    );
+    taskOf(taskId, task.createdAt, (await task.log()) as CallEvent[], await task.answered());
 
   return {
     /**
@@ -181,19 +174,16 @@ export function sessionTasks(db: Database, ctx: GatewayCaller, endpoint: string)
     async list(cursor: string | undefined): Promise<{ tasks: Task[]; nextCursor?: string }> {
       const rows = await parkedCallsMarked(db, ctx, endpoint, SESSION_TASK_MARK);
       const page = pageOf("tasks", rows, cursor, TASKS_PAGE_SIZE);
-      const tasks = await Promise.all(
-        page.items.map(async (row) => {
-          const task = await resumeCall(db, ctx, endpoint, row.id);
-          if (!task) return undefined;
-          try {
-            return legacyTask(await stateOf(row.id, task));
-          } finally {
-            task.close();
-          }
-        }),
+      const logs = await parkedCallLogs(
+        db,
+        page.items.map((row) => row.id),
       );
+      const tasks = page.items.map((row) => {
+        const log = logs.get(row.id) ?? { events: [], answered: new Set<string>() };
+        return legacyTask(taskOf(row.id, row.createdAt, log.events as CallEvent[], log.answered));
+      });
       return {
-        tasks: tasks.filter((task): task is Task => task !== undefined),
+        tasks,
         ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
       };
     },
