@@ -327,14 +327,15 @@ describeOnPostgres("a 2025-11-25 session client's task served by two instances i
     useDatabase(handle);
     await other?.close();
   });
+  // Each request of the client goes to the other instance than the one before.
+  let turn = 0;
+  const alternating = (url: string | URL, init?: RequestInit) => {
+    useDatabase([handle, other][turn++ % 2]);
+    return gatewayFetch(url, init);
+  };
 
   it("is started on one instance and polled, listed and read on the other", async () => {
-    const instances = [handle, other];
-    let turn = 0;
-    const alternating = (url: string | URL, init?: RequestInit) => {
-      useDatabase(instances[turn++ % 2]);
-      return gatewayFetch(url, init);
-    };
+    turn = 0;
     const client = await sessionClient(through.gateway, key, alternating);
     const statuses: string[] = [];
     let result: unknown;
@@ -353,12 +354,7 @@ describeOnPostgres("a 2025-11-25 session client's task served by two instances i
   }, 60_000);
 
   it("takes the answer to the task's question on one instance while the task runs on the other", async () => {
-    const instances = [handle, other];
-    let turn = 0;
-    const alternating = (url: string | URL, init?: RequestInit) => {
-      useDatabase(instances[turn++ % 2]);
-      return gatewayFetch(url, init);
-    };
+    turn = 0;
     const { client, asked } = await answeringClient(through.gateway, alternating);
     const { result } = await ambiguousTask(client, through.gateway, "across");
     expect(asked).toHaveLength(1);
