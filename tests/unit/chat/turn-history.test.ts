@@ -284,6 +284,64 @@ describe("historyForTurn: regenerate", () => {
   });
 });
 
+describe("historyForTurn: branches", () => {
+  const text = (id: string, role: UIMessage["role"], said: string): UIMessage => ({
+    id,
+    role,
+    parts: [{ type: "text", text: said }],
+  });
+  const line = [
+    question,
+    text("a1", "assistant", "Posted."),
+    text("u2", "user", "And the ticket?"),
+    text("a2", "assistant", "Filed."),
+  ];
+
+  it("answers an edited message with what came before the message it replaces", async () => {
+    const edited = {
+      id: "u2b",
+      role: "user" as const,
+      parts: [{ type: "text" as const, text: "Only the ticket." }],
+    };
+    const history = await historyForTurn(singleBranch(line), {
+      id: CONVERSATION,
+      edit: "u2",
+      message: edited,
+    });
+    expect(history).toEqual([question, line[1], edited]);
+  });
+
+  it("regenerates any answer from the history before it", async () => {
+    expect(await historyForTurn(singleBranch(line), { id: CONVERSATION, regenerate: "a1" })).toEqual([
+      question,
+    ]);
+    expect(await historyForTurn(singleBranch(line), { id: CONVERSATION, regenerate: "a2" })).toEqual(
+      line.slice(0, 3),
+    );
+  });
+
+  it.each([
+    [
+      "an unknown message",
+      { edit: "nope", message: text("n1", "user", "x") },
+      /No message of this conversation/,
+    ],
+    [
+      "an answer given as an edit point",
+      { edit: "a1", message: text("n1", "user", "x") },
+      /Only your own messages/,
+    ],
+    [
+      "a question given as an answer to regenerate",
+      { regenerate: "u2" },
+      /Only an answer can be regenerated/,
+    ],
+    ["an unknown answer", { regenerate: "a9" }, /No message of this conversation/],
+  ])("refuses %s", async (_case, request, message) => {
+    await refused(line, { id: CONVERSATION, ...request } as ChatTurnRequest, message);
+  });
+});
+
 describe("historyForTurn: validation", () => {
   it("refuses a stored history the AI SDK cannot continue", async () => {
     const broken = {
