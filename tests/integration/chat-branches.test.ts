@@ -8,6 +8,7 @@ import { chatMessages } from "@/db/schema";
 import { resolveUserContext, type UserContext } from "@/lib/auth/context";
 import { registerUser } from "@/lib/auth/users";
 import { ensureDefaultAgent } from "@/lib/chat/agents";
+import { chatTurn } from "@/lib/chat/chat-turn";
 import { SHOWN_BRANCH_NOTE } from "@/lib/chat/conversation-export";
 import {
   appendMessages,
@@ -263,4 +264,32 @@ describe("branches of a conversation", () => {
     expect(markdown).toContain("from a prompt");
     expect(markdown).not.toContain("question 1b");
   });
+
+  it("stores what came of a stopped answer, and nothing after the stop", async () => {
+    const conversation = await newConversation(owner);
+    const words = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
+    await fetch(`${model.baseUrl}/__script`, {
+      method: "POST",
+      body: JSON.stringify({ steps: [{ text: words, delayMs: 100 }] }),
+    });
+    const stop = new AbortController();
+    const response = await chatTurn(
+      handle.db,
+      owner,
+      { id: conversation.id, message: said("u1", "many words") },
+      { signal: stop.signal },
+    );
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let seen = "";
+    while (!seen.includes("word3")) seen += new TextDecoder().decode((await reader.read()).value);
+    stop.abort();
+    await reader.cancel().catch(() => undefined);
+    await vi.waitFor(async () => expect(await loadMessages(handle.db, conversation.id)).toHaveLength(2), {
+      timeout: 10_000,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    const [, answer] = texts(await loadMessages(handle.db, conversation.id));
+    expect(answer).toContain("word3");
+    expect(answer).not.toContain("word39");
+  }, 30_000);
 });
