@@ -384,6 +384,8 @@ export const conversations = pgTable(
     pinnedAt: timestamp("pinned_at", { withTimezone: true }),
     /** The model the user chose for this conversation; null: the agent's. */
     model: text("model"),
+    /** The last message of the branch shown (its path to the first message is the history); null: the newest. */
+    shownMessageId: text("shown_message_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -399,6 +401,8 @@ export const chatMessages = pgTable(
       .notNull()
       .references(() => conversations.id, { onDelete: "cascade" }),
     role: text("role").notNull(),
+    /** The message it follows in its branch; null for a first message. Siblings are versions of each other. */
+    parentId: text("parent_id"),
     /** The AI SDK UI message parts, as the client renders them. */
     parts: jsonb("parts").$type<unknown[]>().notNull(),
     /** The UI message's metadata: for an answer, the model that gave it and the tokens it reported. */

@@ -6,7 +6,7 @@ import {
   lastAssistantMessageIsCompleteWithApprovalResponses,
   type UIMessage,
 } from "ai";
-import { ArrowDown, Loader2, RotateCcw } from "lucide-react";
+import { ArrowDown, Loader2, Pencil, RefreshCw, RotateCcw } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { allowToolAlwaysAction } from "@/app/(app)/chat/[id]/actions";
@@ -18,6 +18,7 @@ import { answerMetadata, conversationTokens } from "@/lib/chat/answer-metadata";
 import { approvalsOf } from "@/lib/chat/approvals";
 import type { ConversationModels } from "@/lib/chat/chat-models";
 import type { ConversationView } from "@/lib/chat/conversation-view";
+import { shownBranchSchema, type MessageVersions as Versions } from "@/lib/chat/message-tree";
 import {
   type ToolAnswer,
   type ToolProgress,
@@ -28,7 +29,9 @@ import {
 import { AnswerFacts } from "./answer-facts";
 import { Composer } from "./composer";
 import { ConversationHeader } from "./conversation-header";
+import { MessageEdit } from "./message-edit";
 import { MessageParts } from "./message-parts";
+import { MessageVersions } from "./message-versions";
 import { ModelPicker } from "./model-picker";
 import { startDiscovery } from "./start-discovery";
 import { StartProgress, useStartProgress } from "./start-progress";
@@ -64,6 +67,7 @@ export function ChatView({
   conversationId,
   title,
   initialMessages,
+  initialVersions,
   view,
   offline,
   models,
@@ -71,6 +75,8 @@ export function ChatView({
   conversationId: string;
   title: string;
   initialMessages: UIMessage[];
+  /** The other versions of the shown messages that have them (edited questions, regenerated answers). */
+  initialVersions: Versions;
   /** Null until conversation start has discovered the agent's integrations. */
   view: ConversationView | null;
   offline: boolean;
@@ -84,6 +90,11 @@ export function ChatView({
   modelRef.current = model;
   const [startError, setStartError] = useState<string>();
   const [approvalError, setApprovalError] = useState<string>();
+  const [versions, setVersions] = useState(initialVersions);
+  // The server names the versions again after each turn (the page refreshes when it ends).
+  useEffect(() => setVersions(initialVersions), [initialVersions]);
+  const [editing, setEditing] = useState<string>();
+  const [versionError, setVersionError] = useState<string>();
   const [progress, setProgress] = useState<Record<string, ToolProgress>>({});
   const [questions, setQuestions] = useState<Record<string, ToolQuestion>>({});
   const answer = async (question: ToolQuestion, reply: ToolAnswer) => {
@@ -103,11 +114,14 @@ export function ChatView({
       transport: new DefaultChatTransport({
         api: "/api/chat",
         // The server keeps the history: send only what the user just did.
-        prepareSendMessagesRequest: ({ id, messages: all, trigger }) => {
+        prepareSendMessagesRequest: ({ id, messages: all, trigger, messageId, body }) => {
           const last = all.at(-1);
           const chosen = modelRef.current ? { model: modelRef.current } : {};
-          if (trigger === "regenerate-message") return { body: { id, regenerate: true, ...chosen } };
-          if (last?.role === "user") return { body: { id, message: last, ...chosen } };
+          // A branch point is named by id only: the server finds it in the stored tree.
+          if (trigger === "regenerate-message")
+            return { body: { id, regenerate: messageId ?? true, ...chosen } };
+          const edit = typeof body?.edit === "string" ? { edit: body.edit } : {};
+          if (last?.role === "user") return { body: { id, message: last, ...edit, ...chosen } };
           return { body: { id, approvals: approvalsOf(last), ...chosen } };
         },
       }),
@@ -156,6 +170,42 @@ export function ChatView({
       current = false;
     };
   }, [view, conversationId, router, onStartEvent]);
+
+  // Shows another version of a message: the server stores the choice and answers the branch now shown.
+  async function showVersion(messageId: string) {
+    setVersionError(undefined);
+    const outcome = await postJson(
+      `/api/chat/${conversationId}/versions`,
+      { show: messageId },
+      new AbortController().signal,
+    ).catch(() => ({ ok: false as const, error: "Could not reach the server. Try again." }));
+    const shown = outcome.ok ? shownBranchSchema.safeParse(outcome.body) : undefined;
+    if (!shown?.success) {
+      setVersionError(outcome.ok ? "The server's answer could not be read. Reload the page." : outcome.error);
+      return;
+    }
+    setMessages(shown.data.messages as UIMessage[]);
+    setVersions(shown.data.versions);
+  }
+
+  // An edited message is sent as a new version of it: what came after it stays stored as the other branch.
+  function sendEdited(message: UIMessage, text: string) {
+    setEditing(undefined);
+    const index = messages.findIndex((shown) => shown.id === message.id);
+    setMessages(messages.slice(0, Math.max(0, index)));
+    jumpToLatest();
+    void sendMessage(
+      {
+        parts: [
+          { type: "text" as const, text },
+          ...message.parts.flatMap((part) =>
+            part.type === "data-resource" ? [{ type: "data-resource" as const, data: part.data }] : [],
+          ),
+        ],
+      },
+      { body: { edit: message.id } },
+    );
+  }
 
   async function decide(
     message: UIMessage,
@@ -242,51 +292,107 @@ export function ChatView({
             {messages.map((message, index) => {
               const last = index === messages.length - 1;
               const copyable = message.role === "assistant" && !(busy && last) ? textOf(message) : "";
+              const user = message.role === "user";
+              const editable = user && !busy && editing === undefined;
+              const toolbar = (
+                <div
+                  className={`flex flex-wrap items-center gap-1 ${user ? "justify-end" : ""}`}
+                  data-testid="message-toolbar"
+                >
+                  {copyable ? <CopyButton compact label="Copy message" text={copyable} /> : null}
+                  {editable ? (
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      className="h-7 px-2 text-muted-foreground"
+                      aria-label="Edit message"
+                      title="Edit message"
+                      onClick={() => setEditing(message.id)}
+                    >
+                      <Pencil className="h-4 w-4" aria-hidden />
+                    </Button>
+                  ) : null}
+                  {message.role === "assistant" && !busy ? (
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      className="h-7 px-2 text-muted-foreground"
+                      aria-label="Regenerate answer"
+                      title="Regenerate answer"
+                      onClick={() => {
+                        setEditing(undefined);
+                        void regenerate({ messageId: message.id });
+                      }}
+                    >
+                      <RefreshCw className="h-4 w-4" aria-hidden />
+                    </Button>
+                  ) : null}
+                  {versions[message.id] ? (
+                    <MessageVersions
+                      ids={versions[message.id] ?? []}
+                      current={message.id}
+                      disabled={busy}
+                      onShow={(id) => void showVersion(id)}
+                    />
+                  ) : null}
+                  {message.role === "assistant" ? <AnswerFacts metadata={answerMetadata(message)} /> : null}
+                </div>
+              );
               return (
                 <li
                   key={message.id}
-                  className={message.role === "user" ? "min-w-0 justify-self-end" : "min-w-0"}
+                  className={
+                    !user
+                      ? "min-w-0"
+                      : editing === message.id
+                        ? "min-w-0"
+                        : "grid min-w-0 justify-items-end gap-1 justify-self-end"
+                  }
                   data-testid={`message-${message.role}`}
                 >
-                  <div
-                    className={
-                      message.role === "user"
-                        ? "grid min-w-0 max-w-prose gap-2 rounded-lg bg-primary px-4 py-2 text-primary-foreground"
-                        : "grid min-w-0 grid-cols-[minmax(0,1fr)] gap-2"
-                    }
-                  >
-                    <MessageParts
-                      message={message}
-                      progressOf={(toolCallId) => progress[toolCallId]}
-                      renderQuestion={(toolCallId) => {
-                        const question = questions[toolCallId];
-                        return question ? (
-                          <ToolQuestionForm
-                            question={question}
-                            onAnswer={(reply) => answer(question, reply)}
-                          />
-                        ) : null;
-                      }}
-                      renderApproval={(toolName, approvalId) => (
-                        <ToolApproval
-                          toolName={toolName}
-                          tool={view?.tools.find((tool) => tool.name === toolName)}
-                          policy={view?.toolApproval}
-                          disabled={busy}
-                          onDecide={(decision) => void decide(message, toolName, approvalId, decision)}
-                        />
-                      )}
-                      renderTurnError={(reason) => (
-                        <TurnFailed reason={reason} onRetry={last && !busy ? retry : undefined} />
-                      )}
+                  {editing === message.id ? (
+                    <MessageEdit
+                      text={textOf(message)}
+                      onCancel={() => setEditing(undefined)}
+                      onSend={(text) => sendEdited(message, text)}
                     />
-                    {copyable || (message.role === "assistant" && answerMetadata(message)) ? (
-                      <div className="flex flex-wrap items-center gap-2">
-                        {copyable ? <CopyButton compact label="Copy message" text={copyable} /> : null}
-                        <AnswerFacts metadata={answerMetadata(message)} />
-                      </div>
-                    ) : null}
-                  </div>
+                  ) : (
+                    <div
+                      className={
+                        user
+                          ? "grid min-w-0 max-w-prose gap-2 rounded-lg bg-primary px-4 py-2 text-primary-foreground"
+                          : "grid min-w-0 grid-cols-[minmax(0,1fr)] gap-2"
+                      }
+                    >
+                      <MessageParts
+                        message={message}
+                        progressOf={(toolCallId) => progress[toolCallId]}
+                        renderQuestion={(toolCallId) => {
+                          const question = questions[toolCallId];
+                          return question ? (
+                            <ToolQuestionForm
+                              question={question}
+                              onAnswer={(reply) => answer(question, reply)}
+                            />
+                          ) : null;
+                        }}
+                        renderApproval={(toolName, approvalId) => (
+                          <ToolApproval
+                            toolName={toolName}
+                            tool={view?.tools.find((tool) => tool.name === toolName)}
+                            policy={view?.toolApproval}
+                            disabled={busy}
+                            onDecide={(decision) => void decide(message, toolName, approvalId, decision)}
+                          />
+                        )}
+                        renderTurnError={(reason) => (
+                          <TurnFailed reason={reason} onRetry={last && !busy ? retry : undefined} />
+                        )}
+                      />
+                      {user ? null : toolbar}
+                    </div>
+                  )}
+                  {user && editing !== message.id ? toolbar : null}
                 </li>
               );
             })}
@@ -297,6 +403,7 @@ export function ChatView({
             ) : null}
           </ol>
           {approvalError ? <Alert>{approvalError}</Alert> : null}
+          {versionError ? <Alert>{versionError}</Alert> : null}
           {error ? (
             <TurnFailed
               reason={error.message || "Something went wrong."}

@@ -16,7 +16,7 @@ import { parseInput } from "@/lib/validation";
 import { answerMetadata, finishedAnswer } from "./answer-metadata";
 import { askInChat } from "./ask-in-chat";
 import { chooseConversationModel, resolveConversationModel } from "./chat-models";
-import { getConversation, loadMessages, saveMessages } from "./conversations";
+import { getConversation, loadBranches, saveMessages } from "./conversations";
 import { chatModel, offline } from "./model";
 import { describeModelError } from "./model-errors";
 import { prepareConversation } from "./prepare-conversation";
@@ -46,7 +46,7 @@ export async function chatTurn(
     chosen === undefined || offline()
       ? await resolveConversationModel(db, ctx, conversation, agent.model)
       : await chooseConversationModel(db, ctx, conversation, agent.model, chosen);
-  const messages = await historyForTurn(await loadMessages(db, conversation.id), {
+  const messages = await historyForTurn(await loadBranches(db, conversation.id), {
     ...request,
     message: message && (await withAttachmentsRead(db, ctx, active, message)),
   });

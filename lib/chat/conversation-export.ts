@@ -26,9 +26,18 @@ const fenced = (value: unknown) => {
   return `${fence}json\n${text ?? ""}\n${fence}`;
 };
 
+/** What an export of a conversation with edited or regenerated messages says about the versions left out. */
+export const SHOWN_BRANCH_NOTE =
+  "This is the branch shown in the conversation; other versions of its messages are not included.";
+
 /** The conversation as Markdown: each message under its speaker, tool calls with their input and outcome. */
-export function conversationMarkdown(conversation: Conversation, messages: UIMessage[]): string {
+export function conversationMarkdown(
+  conversation: Conversation,
+  messages: UIMessage[],
+  { otherVersions = false }: { otherVersions?: boolean } = {},
+): string {
   const lines = [`# ${conversation.title}`, "", `Exported ${new Date().toISOString()}.`, ""];
+  if (otherVersions) lines.push(SHOWN_BRANCH_NOTE, "");
   const tokens = conversationTokens(messages);
   if (tokens) lines.push(`Tokens: ${tokens.inputTokens} in, ${tokens.outputTokens} out.`, "");
   for (const message of messages) {
@@ -53,8 +62,12 @@ export function conversationMarkdown(conversation: Conversation, messages: UIMes
   return `${lines.join("\n").trimEnd()}\n`;
 }
 
-/** The conversation as JSON: its title, times and messages as stored (the AI SDK's UI message shape). */
-export function conversationJson(conversation: Conversation, messages: UIMessage[]): string {
+/** The conversation as JSON: its title, times and the shown branch's messages (the AI SDK's UI message shape). */
+export function conversationJson(
+  conversation: Conversation,
+  messages: UIMessage[],
+  { otherVersions = false }: { otherVersions?: boolean } = {},
+): string {
   return `${JSON.stringify(
     {
       id: conversation.id,
@@ -63,6 +76,7 @@ export function conversationJson(conversation: Conversation, messages: UIMessage
       updatedAt: conversation.updatedAt,
       exportedAt: new Date().toISOString(),
       tokens: conversationTokens(messages),
+      ...(otherVersions ? { note: SHOWN_BRANCH_NOTE } : {}),
       messages,
     },
     null,

@@ -10,10 +10,18 @@ import {
   conversations,
 } from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
-import { NotFoundError } from "@/lib/errors";
+import { NotFoundError, ValidationError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { isUuid, parseInput } from "@/lib/validation";
 import { answerMetadata } from "./answer-metadata";
+import {
+  branchEnd,
+  type ConversationBranches,
+  messageTree,
+  pathTo,
+  shownPath,
+  versionsOf,
+} from "./message-tree";
 
 /** What a conversation's start found, as stored with it. */
 export type { ConversationDiscovery };
@@ -108,6 +116,7 @@ export async function startConversation(
       disabledTools: [],
       approvedTools: [],
       pinnedAt: null,
+      shownMessageId: null,
       createdAt: new Date(),
       updatedAt: new Date(),
     })
@@ -181,19 +190,61 @@ export async function settleLateDiscovery(
   });
 }
 
-export async function loadMessages(db: Database, conversationId: string): Promise<UIMessage[]> {
-  const rows = await db
-    .select()
-    .from(chatMessages)
-    .where(eq(chatMessages.conversationId, conversationId))
-    .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id));
-  return rows.map((row) => ({
-    id: row.id,
-    role: row.role as UIMessage["role"],
-    parts: row.parts as UIMessage["parts"],
-    ...(row.metadata ? { metadata: row.metadata } : {}),
-  }));
+export async function loadBranches(db: Database, conversationId: string): Promise<ConversationBranches> {
+  const [rows, [conversation]] = await Promise.all([
+    db
+      .select()
+      .from(chatMessages)
+      .where(eq(chatMessages.conversationId, conversationId))
+      .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id)),
+    db
+      .select({ shownMessageId: conversations.shownMessageId })
+      .from(conversations)
+      .where(eq(conversations.id, conversationId)),
+  ]);
+  const tree = messageTree(
+    rows.map((row) => ({
+      parentId: row.parentId,
+      message: {
+        id: row.id,
+        role: row.role as UIMessage["role"],
+        parts: row.parts as UIMessage["parts"],
+        ...(row.metadata ? { metadata: row.metadata } : {}),
+      },
+    })),
+  );
+  const shown = shownPath(tree, conversation?.shownMessageId ?? null);
+  return { tree, shown, versions: versionsOf(tree, shown) };
 }
+
+/** The branch of the conversation that is shown, first message first. */
+export async function loadMessages(db: Database, conversationId: string): Promise<UIMessage[]> {
+  return (await loadBranches(db, conversationId)).shown;
+}
+
+/**
+ * Shows the branch through one of the conversation's messages (a version the user switched to), down to the
+ * newest version below it; the choice is stored with the conversation. An id the conversation lacks is a 400.
+ */
+export async function showVersion(
+  db: Database,
+  ctx: UserContext,
+  id: string,
+  input: unknown,
+): Promise<Pick<ConversationBranches, "shown" | "versions">> {
+  const conversation = await getConversation(db, ctx, id);
+  const { show } = parseInput(showVersionSchema, input);
+  const { tree } = await loadBranches(db, conversation.id);
+  if (!tree.byId.has(show)) throw new ValidationError("No message of this conversation has that id.");
+  const end = branchEnd(tree, show);
+  await db.update(conversations).set({ shownMessageId: end }).where(eq(conversations.id, conversation.id));
+  const shown = pathTo(tree, end);
+  return { shown, versions: versionsOf(tree, shown) };
+}
+
+const showVersionSchema = z
+  .object({ show: z.string({ error: "show (the id of the version to show) is required." }).min(1).max(200) })
+  .strict();
 
 // PostgreSQL's jsonb takes neither a NUL character nor half a surrogate pair, and JSON.stringify escapes both
 // (\u0000, \ud800). An escape starts after an odd number of backslashes; after an even number, the text only
@@ -211,19 +262,27 @@ async function writeMessages(db: Database, conversation: Conversation, all: UIMe
   // Ids come from the client too; a repeated one keeps its latest version instead of failing the save.
   const messages = storableMessages([...new Map(all.map((message) => [message.id, message])).values()]);
   await db.transaction(async (tx) => {
-    await tx.delete(chatMessages).where(eq(chatMessages.conversationId, conversation.id));
     if (messages.length > 0) {
       const base = Date.now();
-      await tx.insert(chatMessages).values(
-        messages.map((message, index) => ({
-          id: message.id,
-          conversationId: conversation.id,
-          role: message.role,
-          parts: message.parts as unknown[],
-          metadata: answerMetadata(message) ?? null,
-          createdAt: new Date(base + index),
-        })),
-      );
+      // The branch as it now stands: new messages are added under the one before them; earlier ones keep their
+      // place in the tree (and other branches stay stored), only their content is brought up to date.
+      await tx
+        .insert(chatMessages)
+        .values(
+          messages.map((message, index) => ({
+            id: message.id,
+            conversationId: conversation.id,
+            parentId: messages[index - 1]?.id ?? null,
+            role: message.role,
+            parts: message.parts as unknown[],
+            metadata: answerMetadata(message) ?? null,
+            createdAt: new Date(base + index),
+          })),
+        )
+        .onConflictDoUpdate({
+          target: [chatMessages.conversationId, chatMessages.id],
+          set: { parts: sql`excluded.parts`, metadata: sql`excluded.metadata` },
+        });
     }
     const firstText = messages
       .find((message) => message.role === "user")
@@ -232,6 +291,7 @@ async function writeMessages(db: Database, conversation: Conversation, all: UIMe
       .update(conversations)
       .set({
         updatedAt: sql`now()`,
+        shownMessageId: messages.at(-1)?.id ?? null,
         ...(conversation.title === "New conversation" && firstText
           ? { title: firstText.trim().slice(0, 60) || conversation.title }
           : {}),
@@ -241,7 +301,8 @@ async function writeMessages(db: Database, conversation: Conversation, all: UIMe
 }
 
 /**
- * Replaces the stored messages with the conversation as it now stands, and titles it from its first words.
+ * Stores the branch of the conversation as it now stands (the history of a turn and its answer) and shows it,
+ * keeping every other branch; titles the conversation from its first words.
  * This is the end of a chat turn, already streamed to the user: a failure is logged through the redacting logger,
  * with a short error and never the messages, and is not thrown (where it would be printed raw).
  */
@@ -263,7 +324,7 @@ export async function saveMessages(
   }
 }
 
-/** Adds messages the server made (a rendered prompt) to the end of the conversation; a failure is thrown. */
+/** Adds messages the server made (a rendered prompt) to the end of the shown branch; a failure is thrown. */
 export async function appendMessages(db: Database, conversation: Conversation, messages: UIMessage[]) {
   await writeMessages(db, conversation, [...(await loadMessages(db, conversation.id)), ...messages]);
 }

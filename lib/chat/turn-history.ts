@@ -1,5 +1,6 @@
 import { safeValidateUIMessages, type UIMessage } from "ai";
 import { ValidationError } from "@/lib/errors";
+import { type ConversationBranches, type MessageTree, pathTo } from "./message-tree";
 import { resourceAttachmentSchema } from "./resource-attachments";
 import { turnErrorSchema } from "./turn-errors";
 import type { Approval, ChatTurnRequest } from "./turn-request";
@@ -32,23 +33,44 @@ function answer(message: UIMessage, approvals: Approval[]): UIMessage {
   };
 }
 
+/** The stored message a turn branches from: it must be one of this conversation's, and of the role named. */
+function branchPoint(tree: MessageTree, id: string, role: "user" | "assistant") {
+  const node = tree.byId.get(id);
+  if (!node) throw new ValidationError("No message of this conversation has that id.");
+  if (node.message.role !== role)
+    throw new ValidationError(
+      role === "user"
+        ? "Only your own messages can be edited; regenerate an answer instead."
+        : "Only an answer can be regenerated; edit your message instead.",
+    );
+  return node;
+}
+
 /**
- * The conversation the model answers: the stored history with the request applied (a new user message, the
- * user's approvals, or the last answer dropped to regenerate it), validated as UI messages.
+ * The conversation the model answers: the branch the request names, from the stored tree, with the request
+ * applied (a new user message, possibly a new version of an earlier one; the user's approvals; or an answer
+ * set aside to give it again as a new version), validated as UI messages.
  */
-export async function historyForTurn(stored: UIMessage[], request: ChatTurnRequest): Promise<UIMessage[]> {
-  let messages = stored;
-  const last = stored.at(-1);
+export async function historyForTurn(
+  { tree, shown }: Pick<ConversationBranches, "tree" | "shown">,
+  request: ChatTurnRequest,
+): Promise<UIMessage[]> {
+  let messages: UIMessage[];
+  const last = shown.at(-1);
   if (request.message) {
-    if (stored.some((message) => message.id === request.message?.id))
+    if (tree.byId.has(request.message.id))
       throw new ValidationError("That message is already in the conversation.");
-    messages = [...stored, request.message as UIMessage];
+    // An edit is a sibling of the message it replaces: the history is what came before that message.
+    const before = request.edit ? pathTo(tree, branchPoint(tree, request.edit, "user").parentId) : shown;
+    messages = [...before, request.message as UIMessage];
   } else if (request.approvals) {
     if (last?.role !== "assistant")
       throw new ValidationError("No tool call of this conversation waits for that approval.");
-    messages = [...stored.slice(0, -1), answer(last, request.approvals)];
+    messages = [...shown.slice(0, -1), answer(last, request.approvals)];
   } else {
-    messages = last?.role === "assistant" ? stored.slice(0, -1) : stored;
+    if (typeof request.regenerate === "string")
+      messages = pathTo(tree, branchPoint(tree, request.regenerate, "assistant").parentId);
+    else messages = last?.role === "assistant" ? shown.slice(0, -1) : shown;
     if (messages.at(-1)?.role !== "user") throw new ValidationError("There is no message to answer.");
   }
   const validated = await safeValidateUIMessages({

@@ -27,6 +27,12 @@ const userPartSchema = z.discriminatedUnion(
   { error: "A message holds text and attached resources only." },
 );
 
+/** The id of a stored message the turn branches from; the server checks the conversation holds it. */
+const branchPointSchema = z
+  .string()
+  .min(1, { error: "Name a message of this conversation by its id." })
+  .max(200, { error: "Name a message of this conversation by its id." });
+
 export const chatTurnRequestSchema = z
   .object({
     id: z.string({ error: "id (the conversation) is required" }).min(1),
@@ -40,6 +46,8 @@ export const chatTurnRequestSchema = z
         parts: z.array(userPartSchema).min(1, { error: "The message is empty." }).max(50),
       })
       .optional(),
+    /** With message: the user message it is a new version of (edited and sent again); the old one stays a branch. */
+    edit: branchPointSchema.optional(),
     /** The user's answers to tool calls waiting for approval in the last assistant message. */
     approvals: z
       .array(
@@ -54,10 +62,17 @@ export const chatTurnRequestSchema = z
       .optional(),
     /** The model the user chose in the header (null: the agent's); the server checks the organization allows it. */
     model: modelNameSchema.nullable().optional(),
-    /** Answer the last user message again, replacing the answer it had. */
-    regenerate: z.literal(true).optional(),
+    /** Answer again, as a new version: true for the last answer, or the id of the answer to regenerate. */
+    regenerate: z
+      .union([z.literal(true), branchPointSchema], {
+        error: "regenerate is true (the last answer) or the id of the answer to give again.",
+      })
+      .optional(),
   })
   .strict()
+  .refine((body) => body.edit === undefined || body.message !== undefined, {
+    error: "edit names the message that message replaces: send it with message.",
+  })
   .refine((body) => [body.message, body.approvals, body.regenerate].filter(Boolean).length === 1, {
     error: "Send exactly one of message, approvals or regenerate.",
   });

@@ -1,5 +1,6 @@
 import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
+import { singleBranch } from "@/lib/chat/message-tree";
 import { historyForTurn } from "@/lib/chat/turn-history";
 import { type ChatTurnRequest, chatTurnRequestSchema } from "@/lib/chat/turn-request";
 import { ValidationError } from "@/lib/errors";
@@ -71,7 +72,7 @@ function partsOf(messages: UIMessage[], id: string): Part[] {
 
 async function refused(stored: UIMessage[], request: ChatTurnRequest, message?: RegExp) {
   const before = structuredClone(stored);
-  const error = await historyForTurn(stored, request).then(
+  const error = await historyForTurn(singleBranch(stored), request).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -94,7 +95,7 @@ describe("historyForTurn: a new message", () => {
     };
     const done: UIMessage = { id: "a1", role: "assistant", parts: [{ type: "text", text: "Done." }] };
     const stored = [question, done];
-    const history = await historyForTurn(stored, message);
+    const history = await historyForTurn(singleBranch(stored), message);
     expect(history).toEqual([
       question,
       done,
@@ -108,7 +109,7 @@ describe("historyForTurn: a new message", () => {
   });
 
   it("starts a conversation with its first message", async () => {
-    const history = await historyForTurn([], {
+    const history = await historyForTurn(singleBranch([]), {
       id: CONVERSATION,
       message: {
         id: "u1",
@@ -135,7 +136,7 @@ describe("historyForTurn: approvals", () => {
   it("marks only the answered waiting calls and leaves every other part and message as stored", async () => {
     const stored = [question, waitingAnswer];
     const before = structuredClone(stored);
-    const history = await historyForTurn(stored, {
+    const history = await historyForTurn(singleBranch(stored), {
       id: CONVERSATION,
       approvals: [{ id: "approval-1", approved: true }],
     });
@@ -160,7 +161,7 @@ describe("historyForTurn: approvals", () => {
   });
 
   it("answers several waiting calls at once, keeping a denial's reason", async () => {
-    const history = await historyForTurn([question, waitingAnswer], {
+    const history = await historyForTurn(singleBranch([question, waitingAnswer]), {
       id: CONVERSATION,
       approvals: [
         { id: "approval-2", approved: false, reason: "Not this sprint." },
@@ -193,7 +194,7 @@ describe("historyForTurn: approvals", () => {
           : part,
       ),
     };
-    const history = await historyForTurn([question, signed], {
+    const history = await historyForTurn(singleBranch([question, signed]), {
       id: CONVERSATION,
       approvals: [{ id: "approval-1", approved: true }],
     });
@@ -217,7 +218,7 @@ describe("historyForTurn: approvals", () => {
   });
 
   it("refuses approving a call that is not waiting any more, or that waits in an earlier message", async () => {
-    const answered = await historyForTurn([question, waitingAnswer], {
+    const answered = await historyForTurn(singleBranch([question, waitingAnswer]), {
       id: CONVERSATION,
       approvals: [{ id: "approval-1", approved: false }],
     });
@@ -266,13 +267,13 @@ describe("historyForTurn: regenerate", () => {
   it("drops the trailing assistant message", async () => {
     const done: UIMessage = { id: "a1", role: "assistant", parts: [{ type: "text", text: "Posted." }] };
     const stored = [question, done];
-    const history = await historyForTurn(stored, { id: CONVERSATION, regenerate: true });
+    const history = await historyForTurn(singleBranch(stored), { id: CONVERSATION, regenerate: true });
     expect(history).toEqual([question]);
     expect(stored).toHaveLength(2);
   });
 
   it("answers the last user message again when it has no answer yet", async () => {
-    const history = await historyForTurn([question], { id: CONVERSATION, regenerate: true });
+    const history = await historyForTurn(singleBranch([question]), { id: CONVERSATION, regenerate: true });
     expect(history).toEqual([question]);
   });
 
@@ -280,6 +281,64 @@ describe("historyForTurn: regenerate", () => {
     await refused([], { id: CONVERSATION, regenerate: true }, /no message to answer/);
     const greeting: UIMessage = { id: "a0", role: "assistant", parts: [{ type: "text", text: "Hello!" }] };
     await refused([greeting], { id: CONVERSATION, regenerate: true }, /no message to answer/);
+  });
+});
+
+describe("historyForTurn: branches", () => {
+  const text = (id: string, role: UIMessage["role"], said: string): UIMessage => ({
+    id,
+    role,
+    parts: [{ type: "text", text: said }],
+  });
+  const line = [
+    question,
+    text("a1", "assistant", "Posted."),
+    text("u2", "user", "And the ticket?"),
+    text("a2", "assistant", "Filed."),
+  ];
+
+  it("answers an edited message with what came before the message it replaces", async () => {
+    const edited = {
+      id: "u2b",
+      role: "user" as const,
+      parts: [{ type: "text" as const, text: "Only the ticket." }],
+    };
+    const history = await historyForTurn(singleBranch(line), {
+      id: CONVERSATION,
+      edit: "u2",
+      message: edited,
+    });
+    expect(history).toEqual([question, line[1], edited]);
+  });
+
+  it("regenerates any answer from the history before it", async () => {
+    expect(await historyForTurn(singleBranch(line), { id: CONVERSATION, regenerate: "a1" })).toEqual([
+      question,
+    ]);
+    expect(await historyForTurn(singleBranch(line), { id: CONVERSATION, regenerate: "a2" })).toEqual(
+      line.slice(0, 3),
+    );
+  });
+
+  it.each([
+    [
+      "an unknown message",
+      { edit: "nope", message: text("n1", "user", "x") },
+      /No message of this conversation/,
+    ],
+    [
+      "an answer given as an edit point",
+      { edit: "a1", message: text("n1", "user", "x") },
+      /Only your own messages/,
+    ],
+    [
+      "a question given as an answer to regenerate",
+      { regenerate: "u2" },
+      /Only an answer can be regenerated/,
+    ],
+    ["an unknown answer", { regenerate: "a9" }, /No message of this conversation/],
+  ])("refuses %s", async (_case, request, message) => {
+    await refused(line, { id: CONVERSATION, ...request } as ChatTurnRequest, message);
   });
 });
 

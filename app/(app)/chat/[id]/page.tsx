@@ -4,7 +4,7 @@ import { ChatView } from "@/components/chat/chat-view";
 import { requireSignedInPage } from "@/lib/auth/request-context";
 import { conversationModels } from "@/lib/chat/chat-models";
 import { conversationView } from "@/lib/chat/conversation-view";
-import { getConversation, loadMessages } from "@/lib/chat/conversations";
+import { getConversation, loadBranches } from "@/lib/chat/conversations";
 import { chatModel } from "@/lib/chat/model";
 import { conversationAgent, prepareConversation } from "@/lib/chat/prepare-conversation";
 import { NotFoundError } from "@/lib/errors";
@@ -21,7 +21,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   const { id } = await params;
   try {
     const conversation = await getConversation(db, ctx, id);
-    const messages = await loadMessages(db, conversation.id);
+    const { shown, versions } = await loadBranches(db, conversation.id);
     // Once conversation start has run, its stored result rebuilds the view without asking the servers again.
     const prepared = conversation.discovery ? await prepareConversation(db, ctx, conversation) : null;
     const offline = chatModel(null).offline;
@@ -32,7 +32,8 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
         key={conversation.id}
         conversationId={conversation.id}
         title={conversation.title}
-        initialMessages={messages}
+        initialMessages={shown}
+        initialVersions={versions}
         view={
           prepared
             ? conversationView(prepared.agent, conversation, prepared.features, prepared.discovery)

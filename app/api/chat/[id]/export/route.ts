@@ -6,7 +6,7 @@ import {
   exportFileName,
   exportFormats,
 } from "@/lib/chat/conversation-export";
-import { getConversation, loadMessages } from "@/lib/chat/conversations";
+import { getConversation, loadBranches } from "@/lib/chat/conversations";
 import { apiRoute } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/other-methods";
 import { parseInput } from "@/lib/validation";
@@ -24,11 +24,13 @@ export const GET = apiRoute<{ id: string }>("GET /api/chat/[id]/export", async (
     format: new URL(request.url).searchParams.get("format") ?? undefined,
   });
   const conversation = await getConversation(db, ctx, (await params).id);
-  const messages = await loadMessages(db, conversation.id);
+  // The branch shown in the conversation; the export says so when other versions are left out.
+  const { tree, shown } = await loadBranches(db, conversation.id);
+  const options = { otherVersions: tree.byId.size > shown.length };
   const body =
     format === "json"
-      ? conversationJson(conversation, messages)
-      : conversationMarkdown(conversation, messages);
+      ? conversationJson(conversation, shown, options)
+      : conversationMarkdown(conversation, shown, options);
   return new Response(body, {
     headers: {
       "content-type": format === "json" ? "application/json; charset=utf-8" : "text/markdown; charset=utf-8",
