@@ -28,6 +28,7 @@ import {
 import { AnswerFacts } from "./answer-facts";
 import { Composer } from "./composer";
 import { ConversationHeader } from "./conversation-header";
+import { FileAttachmentView } from "./file-uploads";
 import { MessageParts } from "./message-parts";
 import { ModelPicker } from "./model-picker";
 import { startDiscovery } from "./start-discovery";
@@ -257,6 +258,9 @@ export function ChatView({
                   >
                     <MessageParts
                       message={message}
+                      renderFile={(data) => (
+                        <FileAttachmentView conversationId={conversationId} data={data} />
+                      )}
                       progressOf={(toolCallId) => progress[toolCallId]}
                       renderQuestion={(toolCallId) => {
                         const question = questions[toolCallId];
@@ -321,12 +325,13 @@ export function ChatView({
                 </Button>
               ) : null
             }
-            onSend={(text, attachments) => {
+            onSend={(text, attachments, files) => {
               jumpToLatest();
               void sendMessage({
                 parts: [
                   ...(text ? [{ type: "text" as const, text }] : []),
                   ...attachments.map((data) => ({ type: "data-resource" as const, data })),
+                  ...files.map((data) => ({ type: "data-file" as const, data })),
                 ],
               });
             }}
