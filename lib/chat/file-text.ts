@@ -7,7 +7,7 @@ import { withinBudget } from "./tool-result-budget";
 async function pdfText(bytes: Uint8Array): Promise<string> {
   try {
     // pdf.js takes the buffer over; a copy keeps the caller's bytes whole.
-    const document = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+    const document = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0, isEvalSupported: false });
     const { text } = await extractText(document, { mergePages: true });
     await document.destroy();
     return text;
