@@ -120,7 +120,7 @@ export function FileAttachmentView({ conversationId, data }: { conversationId: s
         <img
           src={url}
           alt={file.name}
-          className="max-h-48 max-w-full rounded-md border object-contain"
+          className="max-h-48 min-h-12 min-w-12 max-w-full rounded-md border bg-background object-contain"
           loading="lazy"
         />
       </a>

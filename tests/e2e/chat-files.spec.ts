@@ -59,6 +59,8 @@ test.describe
           page,
           signedIn: _,
         }) => {
+          // Three uploads, a turn, a reload, an export and the page checks: more than the default minute.
+          test.setTimeout(180_000);
           await page.setViewportSize(viewport);
           await page.emulateMedia({ colorScheme });
           const problems: string[] = [];
