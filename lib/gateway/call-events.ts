@@ -5,12 +5,10 @@ import type {
   Result,
   ServerContext,
 } from "@modelcontextprotocol/server";
+import { type AskClient, clientQuestions, type QuestionMethod } from "./client-questions";
 import type { CallRelay } from "./endpoint";
 import { envelopeOf } from "./modern-envelope";
 import { atOrAbove } from "./sessions/request-relay";
-import { asUpstreamAnswer } from "./upstream-bridge";
-
-export type QuestionMethod = "elicitation/create" | "sampling/createMessage";
 
 /** A question an upstream server asked the client during a call, under the key the client answers it by. */
 export interface Question {
@@ -64,12 +62,11 @@ export function answerTo(question: Question, response: unknown): Record<string, 
 export function modernRelay(
   call: ServerContext,
   say: (event: CallEvent, live: () => Promise<void>) => void,
-  ask: (method: QuestionMethod, params: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>,
+  ask: AskClient,
   sent: () => Promise<void>,
 ): CallRelay {
   const { capabilities, logLevel } = envelopeOf(call);
   const progressToken = call.mcpReq._meta?.progressToken;
-  const elicitation = capabilities.elicitation as { form?: object; url?: object } | undefined;
   return {
     sent,
     progress:
@@ -91,20 +88,6 @@ export function modernRelay(
                 call.mcpReq.notify({ method: "notifications/message", params: entry }),
               );
           },
-    elicit: elicitation
-      ? async (question, signal) => {
-          // A client that declared elicitation without modes takes forms only.
-          const mode = question.mode ?? "form";
-          const modes = elicitation.form || elicitation.url ? elicitation : { form: {} };
-          if (!(mode in modes)) throw new Error(`The client does not take ${mode} elicitation requests.`);
-          return asUpstreamAnswer((await ask("elicitation/create", question, signal)) as object);
-        }
-      : undefined,
-    createMessage: capabilities.sampling
-      ? async (question, signal) =>
-          asUpstreamAnswer(
-            (await ask("sampling/createMessage", question as Record<string, unknown>, signal)) as object,
-          )
-      : undefined,
+    ...clientQuestions(capabilities, ask),
   };
 }

@@ -62,14 +62,14 @@ export const runsAsTask = (tool: { execution?: { taskSupport?: string } } | unde
 const listedTools = new WeakMap<CatalogIntegration, Tool[]>();
 
 /**
- * The integration's tools as this endpoint offers them: a tool its server runs only as a task is called as one by
- * Switchboard, so here it is an ordinary tool (which a 2025 client may still call as a task: sessions/session-tasks.ts).
+ * The integration's tools as this endpoint offers them, as listed, but for a tool its server runs only as a task:
+ * Switchboard calls it as one for a caller that does not, so here it may run as a task (toolDetailsOf).
  */
 function toolsOf(integration: CatalogIntegration): Tool[] {
   let tools = listedTools.get(integration);
   if (!tools) {
     tools = (integration.discovered?.tools ?? []).map((tool) => {
-      if (!tool.execution?.taskSupport) return tool as Tool;
+      if (tool.execution?.taskSupport !== "required") return tool as Tool;
       const { execution: _execution, ...rest } = tool;
       return { ...rest, ...toolDetailsOf(tool) } as Tool;
     });

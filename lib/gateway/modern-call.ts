@@ -12,15 +12,9 @@ import {
 } from "@modelcontextprotocol/server";
 import type { Database } from "@/db/client";
 import { authSecret } from "@/lib/auth/secret";
-import {
-  answerTo,
-  type CallEvent,
-  embedded,
-  modernRelay,
-  type Question,
-  type QuestionMethod,
-} from "./call-events";
+import { answerTo, type CallEvent, embedded, modernRelay, type Question } from "./call-events";
 import type { GatewayCaller } from "./caller";
+import type { QuestionMethod } from "./client-questions";
 import type { GatewayCall } from "./endpoint";
 import { internalError } from "./mcp-errors";
 import { envelopeOf } from "./modern-envelope";

@@ -148,10 +148,7 @@ export function modernTasks(db: Database, ctx: GatewayCaller, endpoint: string) 
       task.close();
     }
   }
-  const read = async (task: ResumedCall) =>
-    (await task.events(0, 0, AbortSignal.timeout(ASK_CLIENT_TIMEOUT_MS))).map(
-      ({ event }) => event as CallEvent,
-    );
+  const read = async (task: ResumedCall) => (await task.log()) as CallEvent[];
 
   return {
     /** Starts the call as a task and answers with it in the result's place (a CreateTaskResult: the task, flat). */

@@ -169,7 +169,7 @@ export async function serveMcpPost(
     if (taskCall) {
       const endpoint = await open(ctx, session);
       if (endpoint instanceof Response) return endpoint;
-      return startTask(db, ctx, endpointName, endpoint, taskCall);
+      return startTask(db, ctx, endpointName, endpoint, taskCall, session.clientCapabilities);
     }
     return serveInSession(db, request, session, body, async () => {
       const endpoint = await open(ctx, session);
@@ -194,9 +194,13 @@ function startTask(
   endpointName: string,
   endpoint: McpEndpoint,
   taskCall: NonNullable<ReturnType<typeof loneTaskCall>>,
+  clientCapabilities?: Record<string, unknown>,
 ): Promise<Response> {
   return taskCallAnswer(taskCall.id, () =>
-    sessionTasks(db, ctx, endpointName).start((call) => endpoint.callTool(taskCall.params, call)),
+    sessionTasks(db, ctx, endpointName).start(
+      (call) => endpoint.callTool(taskCall.params, call),
+      clientCapabilities,
+    ),
   );
 }
 

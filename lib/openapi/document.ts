@@ -1,4 +1,4 @@
-import type { ToolDescriptor } from "@/lib/tools/types";
+import { detailsWithoutTasks, type ToolDescriptor } from "@/lib/tools/types";
 import packageJson from "@/package.json" with { type: "json" };
 
 const errorSchema = {
@@ -106,7 +106,8 @@ export function buildOpenApiDocument(
                             icons: { type: "array", items: { type: "object" } },
                             execution: {
                               type: "object",
-                              description: "MCP's execution properties (taskSupport).",
+                              description:
+                                "MCP's execution properties, but taskSupport: REST calls wait for a task's result.",
                             },
                             _meta: { type: "object" },
                           },
@@ -234,10 +235,11 @@ const contentResultSchema = {
 
 /** What MCP says of a tool beyond its arguments, as vendor extensions of its invoke variant. */
 function toolExtensions(tool: ToolDescriptor): Record<string, unknown> {
+  const { execution } = detailsWithoutTasks(tool);
   return {
     ...(tool.title ? { "x-mcp-title": tool.title } : {}),
     ...(tool.annotations ? { "x-mcp-annotations": tool.annotations } : {}),
-    ...(tool.execution ? { "x-mcp-execution": tool.execution } : {}),
+    ...(execution ? { "x-mcp-execution": execution } : {}),
     ...(tool.outputSchema
       ? { "x-mcp-output-schema": { $ref: `#/components/schemas/${resultName(tool.name)}` } }
       : {}),

@@ -15,18 +15,24 @@ const DETAIL_KEYS = ["title", "outputSchema", "annotations", "icons", "execution
 
 /**
  * The details a tool is offered with, without keys for those it lacks (listings stay as small as the server's
- * own). Switchboard runs a tool its server runs only as a task as one itself, so every surface offers it as an
- * ordinary tool: its `execution` loses `taskSupport`.
+ * own). A tool its server runs only as a task is offered as one that may run as a task: Switchboard waits for the
+ * task when a caller does not ask for one, and MCP clients in a session may still ask (gateway/sessions/session-tasks.ts).
  */
 export function toolDetailsOf(tool: ToolDetails): ToolDetails {
   const details: Record<string, unknown> = {};
   for (const key of DETAIL_KEYS) if (tool[key] !== undefined) details[key] = tool[key];
-  if (tool.execution?.taskSupport) {
-    const { taskSupport: _runsAsTask, ...execution } = tool.execution;
-    if (Object.keys(execution).length > 0) details.execution = execution;
-    else delete details.execution;
-  }
+  if (tool.execution?.taskSupport === "required")
+    details.execution = { ...tool.execution, taskSupport: "optional" };
   return details as ToolDetails;
+}
+
+/** The details without `taskSupport`, for REST, which has no tasks: every call there waits for its result. */
+export function detailsWithoutTasks(tool: ToolDetails): ToolDetails {
+  const details = toolDetailsOf(tool);
+  if (!details.execution?.taskSupport) return details;
+  const { taskSupport: _runsAsTask, ...execution } = details.execution;
+  const { execution: _execution, ...rest } = details;
+  return Object.keys(execution).length > 0 ? { ...rest, execution } : rest;
 }
 
 /** Every tool, whatever its origin, as the chat, the REST API and the gateway see it. */

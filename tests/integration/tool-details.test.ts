@@ -29,8 +29,14 @@ const detailsOf = (tool: Record<string, unknown> | undefined) =>
   Object.fromEntries(
     DETAILS.filter((field) => tool?.[field] !== undefined).map((field) => [field, tool?.[field]]),
   );
-// Switchboard runs a task-only tool as a task itself: it offers every tool as an ordinary one, without taskSupport.
+// A task-only tool may run as a task on the MCP endpoints (Switchboard waits for it for a plain call); REST has no tasks.
 const offeredDetailsOf = (tool: Tool) => {
+  const details = detailsOf(tool) as { execution?: Record<string, unknown> };
+  return details.execution?.taskSupport === "required"
+    ? { ...details, execution: { ...details.execution, taskSupport: "optional" } }
+    : details;
+};
+const restDetailsOf = (tool: Tool) => {
   const { execution, ...details } = detailsOf(tool) as { execution?: Record<string, unknown> };
   const { taskSupport: _taskSupport, ...rest } = execution ?? {};
   return Object.keys(rest).length > 0 ? { ...details, execution: rest } : details;
@@ -81,6 +87,11 @@ describe("a tool's details, carried whole", () => {
       );
       expect(detailsOf(named(viaPassThrough, tool.name)), tool.name).toEqual(offeredDetailsOf(tool));
     }
+    // A tool its server runs only as a task may run as one here: a plain call waits for it.
+    expect(named(direct, "simulate-research-query")?.execution).toEqual({ taskSupport: "required" });
+    expect(named(viaGateway, "everything_simulate-research-query")?.execution).toEqual({
+      taskSupport: "optional",
+    });
     // The built-in knowledge tools say they only read.
     expect(named(viaGateway, "node_knowledge_retriever")?.annotations).toMatchObject({
       readOnlyHint: true,
@@ -102,7 +113,7 @@ describe("a tool's details, carried whole", () => {
     };
     for (const tool of direct) {
       const listed = listing.tools.find((entry) => entry.name === `everything_${tool.name}`);
-      expect(detailsOf(listed), tool.name).toEqual(offeredDetailsOf(tool));
+      expect(detailsOf(listed), tool.name).toEqual(restDetailsOf(tool));
     }
 
     const document = (await (

@@ -2,7 +2,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { onChange } from "@/db/change-feed";
 import type { Database } from "@/db/client";
 import type { GatewayCaller } from "../caller";
-import { SESSION_EVENTS_CHANNEL, sessionEventsAfter, storeEvents } from "./session-events";
+import { SESSION_EVENTS_CHANNEL, sessionEventsAfter, sessionLogs, storeEvents } from "./session-events";
 import { openExchange, sendToSessionRequests } from "./session-inbox";
 import { findSession, openSession, PARKING_REVISION } from "./session-store";
 
@@ -82,11 +82,32 @@ export interface ResumedCall {
   noteAnswered(key: string): Promise<void>;
   /** The keys of the questions whose answers were handed over. */
   answered(): Promise<Set<string>>;
+  /** Everything the call said so far, in order. */
+  log(): Promise<object[]>;
   /** What the call said after `afterSeq`, in order; when nothing yet, waits up to `waitMs` for something. */
   events(afterSeq: number, waitMs: number, signal: AbortSignal): Promise<{ seq: number; event: object }[]>;
   answer(id: string, result: Record<string, unknown>): Promise<void>;
   cancel(): Promise<void>;
   close(): void;
+}
+
+const answeredKey = (note: object) => String((note as { key?: unknown }).key);
+
+/**
+ * What each of these parked calls said so far and which of its questions were answered, in one read (a page of
+ * tasks/list). The ids must be the caller's own (parkedCallsMarked finds only those).
+ */
+export async function parkedCallLogs(
+  db: Database,
+  sessionIds: string[],
+): Promise<Map<string, { events: object[]; answered: Set<string> }>> {
+  const logs = new Map(sessionIds.map((id) => [id, { events: [] as object[], answered: new Set<string>() }]));
+  for (const row of await sessionLogs(db, sessionIds, [CALL_STREAM, ANSWERS_STREAM])) {
+    const log = logs.get(row.sessionId);
+    if (row.streamId === CALL_STREAM) log?.events.push(row.message);
+    else log?.answered.add(answeredKey(row.message));
+  }
+  return logs;
 }
 
 /** The caller's parked call with this session id on this endpoint, or undefined when it is over or not theirs. */
@@ -111,9 +132,10 @@ export async function resumeCall(
     noteAnswered: (key) =>
       storeEvents(db, sessionId, ANSWERS_STREAM, [{ seq: Date.now(), message: { key } }]),
     async answered() {
-      const notes = await sessionEventsAfter(db, sessionId, ANSWERS_STREAM, 0);
-      return new Set(notes.map(({ message }) => String((message as { key?: unknown }).key)));
+      const notes = await sessionLogs(db, [sessionId], [ANSWERS_STREAM]);
+      return new Set(notes.map(({ message }) => answeredKey(message)));
     },
+    log: async () => (await sessionLogs(db, [sessionId], [CALL_STREAM])).map(({ message }) => message),
     async events(afterSeq, waitMs, signal) {
       const deadline = Date.now() + waitMs;
       for (;;) {

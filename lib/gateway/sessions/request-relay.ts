@@ -1,7 +1,12 @@
 import { CreateMessageResultSchema, ElicitResultSchema } from "@modelcontextprotocol/core";
-import type { LoggingLevel, ServerContext, ServerNotification } from "@modelcontextprotocol/server";
+import type {
+  LoggingLevel,
+  ServerContext,
+  ServerNotification,
+  ServerRequest,
+} from "@modelcontextprotocol/server";
+import { clientQuestions } from "../client-questions";
 import type { CallRelay } from "../endpoint";
-import { asUpstreamAnswer } from "../upstream-bridge";
 import type { GatewaySession } from "./session-store";
 
 const LEVELS: LoggingLevel[] = [
@@ -33,10 +38,7 @@ export function relayForRequest(
   ctx: ServerContext,
 ): CallRelay | undefined {
   if (!session) return undefined;
-  const capabilities = session.clientCapabilities as {
-    elicitation?: { form?: object; url?: object };
-    sampling?: object;
-  };
+  const capabilities = session.clientCapabilities;
   const progressToken = ctx.mcpReq._meta?.progressToken;
   // Sent one after the other (each is stored before it is written), so they reach the client in order, and
   // before the call's answer.
@@ -44,7 +46,6 @@ export function relayForRequest(
   const notify = (notification: ServerNotification) => {
     sending = sending.then(() => ctx.mcpReq.notify(notification)).catch(() => {});
   };
-  const elicitation = capabilities.elicitation;
   const ask = (signal: AbortSignal) => ({
     signal: AbortSignal.any([signal, ctx.mcpReq.signal]),
     timeout: ASK_CLIENT_TIMEOUT_MS,
@@ -55,30 +56,13 @@ export function relayForRequest(
       progressToken === undefined
         ? undefined
         : (progress) => notify({ method: "notifications/progress", params: { ...progress, progressToken } }),
-    elicit: elicitation
-      ? async (params, signal) => {
-          // A client that declared elicitation without modes takes forms only.
-          const mode = params.mode ?? "form";
-          const modes = elicitation.form || elicitation.url ? elicitation : { form: {} };
-          if (!(mode in modes)) throw new Error(`The client does not take ${mode} elicitation requests.`);
-          const answer = await ctx.mcpReq.send(
-            { method: "elicitation/create", params },
-            ElicitResultSchema,
-            ask(signal),
-          );
-          return asUpstreamAnswer(answer);
-        }
-      : undefined,
-    createMessage: capabilities.sampling
-      ? async (params, signal) =>
-          asUpstreamAnswer(
-            await ctx.mcpReq.send(
-              { method: "sampling/createMessage", params },
-              CreateMessageResultSchema,
-              ask(signal),
-            ),
-          )
-      : undefined,
+    ...clientQuestions(capabilities, (method, params, signal) =>
+      ctx.mcpReq.send(
+        { method, params } as ServerRequest,
+        method === "elicitation/create" ? ElicitResultSchema : CreateMessageResultSchema,
+        ask(signal),
+      ),
+    ),
     log: (params) => {
       if (atOrAbove(params.level, session.logLevel)) notify({ method: "notifications/message", params });
     },

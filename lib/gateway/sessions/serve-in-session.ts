@@ -15,7 +15,7 @@ import { openExchange, sendToSessionRequests } from "./session-inbox";
 import { type GatewaySession, setSessionLogLevel } from "./session-store";
 
 // Requests during which the upstream server may speak to the client (progress, questions): answered as a stream.
-const ASKING_METHODS = new Set(["tools/call", "prompts/get", "resources/read"]);
+const ASKING_METHODS = new Set(["tools/call", "prompts/get", "resources/read", "tasks/result"]);
 
 const isResponse = (message: JSONRPCMessage) =>
   isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);

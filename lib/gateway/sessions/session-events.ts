@@ -1,5 +1,5 @@
 import type { EventStore, JSONRPCMessage } from "@modelcontextprotocol/server";
-import { and, asc, eq, gt, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import { publishChange } from "@/db/change-feed";
 import type { Database } from "@/db/client";
 import { mcpSessionEvents } from "@/db/schema";
@@ -43,6 +43,27 @@ export async function storeEvents(
 
 /** How many events one read returns at most; a reader that gets this many reads again. */
 export const EVENTS_PER_READ = 500;
+
+/** Every kept event of these sessions' streams, in order within each (a parked call's whole log, for instance). */
+export async function sessionLogs(
+  db: Database,
+  sessionIds: string[],
+  streamIds: string[],
+): Promise<{ sessionId: string; streamId: string; seq: number; message: object }[]> {
+  if (sessionIds.length === 0) return [];
+  return db
+    .select({
+      sessionId: mcpSessionEvents.sessionId,
+      streamId: mcpSessionEvents.streamId,
+      seq: mcpSessionEvents.seq,
+      message: mcpSessionEvents.message,
+    })
+    .from(mcpSessionEvents)
+    .where(
+      and(inArray(mcpSessionEvents.sessionId, sessionIds), inArray(mcpSessionEvents.streamId, streamIds)),
+    )
+    .orderBy(asc(mcpSessionEvents.sessionId), asc(mcpSessionEvents.streamId), asc(mcpSessionEvents.seq));
+}
 
 /** The stream's kept events after the given one, in order. */
 export async function sessionEventsAfter(

@@ -3,7 +3,7 @@ import { uncompressedApiRoute } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/other-methods";
 import { serveFromNode, withAuthorizationHeader } from "@/lib/http/serve-from-node";
 import { listToolSet } from "@/lib/tools/catalog";
-import { toolDetailsOf } from "@/lib/tools/types";
+import { detailsWithoutTasks } from "@/lib/tools/types";
 
 export const dynamic = "force-dynamic";
 
@@ -23,7 +23,7 @@ export const GET = uncompressedApiRoute("GET /api/mcp/tools", async (request, { 
             description: tool.description,
             parameters: tool.inputSchema,
             source: tool.source,
-            ...toolDetailsOf(tool),
+            ...detailsWithoutTasks(tool),
           })),
         }),
       ]),

@@ -1,0 +1,41 @@
+import type { CallRelay } from "./endpoint";
+import { asUpstreamAnswer } from "./upstream-bridge";
+
+export type QuestionMethod = "elicitation/create" | "sampling/createMessage";
+
+/** Puts one question to the client and gives its answer (checked by whoever asks). */
+export type AskClient = (
+  method: QuestionMethod,
+  params: Record<string, unknown>,
+  signal: AbortSignal,
+) => Promise<unknown>;
+
+/**
+ * The questions of an upstream server a client takes, by the capabilities it declared: elicitation (only the modes
+ * it names; none named means forms) and sampling. The others are left out, so the upstream server is told the client
+ * cannot take them.
+ */
+export function clientQuestions(
+  capabilities: Record<string, unknown>,
+  ask: AskClient,
+): Pick<CallRelay, "elicit" | "createMessage"> {
+  const elicitation = capabilities.elicitation as { form?: object; url?: object } | undefined;
+  return {
+    elicit: elicitation
+      ? async (params, signal) => {
+          const mode = params.mode ?? "form";
+          const modes = elicitation.form || elicitation.url ? elicitation : { form: {} };
+          if (!(mode in modes)) throw new Error(`The client does not take ${mode} elicitation requests.`);
+          return asUpstreamAnswer(
+            (await ask("elicitation/create", params as Record<string, unknown>, signal)) as object,
+          );
+        }
+      : undefined,
+    createMessage: capabilities.sampling
+      ? async (params, signal) =>
+          asUpstreamAnswer(
+            (await ask("sampling/createMessage", params as Record<string, unknown>, signal)) as object,
+          )
+      : undefined,
+  };
+}
