@@ -4,6 +4,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -413,6 +414,38 @@ export const chatMessages = pgTable(
     primaryKey({ columns: [table.conversationId, table.id] }),
     index("chat_messages_conversation_idx").on(table.conversationId, table.createdAt),
   ],
+);
+
+/** Bytes as PostgreSQL's `bytea`, read back as a Buffer by both drivers. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/** A file a person attached in a conversation: its bytes, kept for its owner in its organization. */
+export const chatFiles = pgTable(
+  "chat_files",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: uuid("organization_id")
+      .notNull()
+      .references(() => organizations.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    conversationId: uuid("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The type read from the bytes, never the one the browser claimed. */
+    mediaType: text("media_type").notNull(),
+    size: integer("size").notNull(),
+    content: bytea("content").notNull(),
+    /** What the model reads of a text file or PDF, extracted once at upload and cut to the budget; null for images. */
+    text: text("text"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("chat_files_conversation_idx").on(table.organizationId, table.conversationId)],
 );
 
 /** An organization's own tool: sandboxed code listed as `mcp__<namespace>__<action>`. */

@@ -106,6 +106,10 @@ export const envSchema = z.object({
     message: "must be at least 1",
   }),
   CHAT_TOOL_RESULT_MAX_CHARS: wholeNumber("characters", 20_000),
+  /** The largest file a person may attach in the chat (10 MiB); larger uploads are refused with 413. */
+  CHAT_FILE_MAX_BYTES: wholeNumber("bytes", 10_485_760).refine((value) => value >= 1, {
+    message: "must be at least 1",
+  }),
   /**
    * How long a conversation start, or a listing that meets a never-discovered integration, waits for servers
    * before going on with what has answered.

@@ -29,6 +29,7 @@ import {
 import { AnswerFacts } from "./answer-facts";
 import { Composer } from "./composer";
 import { ConversationHeader } from "./conversation-header";
+import { FileAttachmentView } from "./file-uploads";
 import { MessageEdit } from "./message-edit";
 import { MessageParts } from "./message-parts";
 import { MessageVersions } from "./message-versions";
@@ -198,9 +199,8 @@ export function ChatView({
       {
         parts: [
           { type: "text" as const, text },
-          ...message.parts.flatMap((part) =>
-            part.type === "data-resource" ? [{ type: "data-resource" as const, data: part.data }] : [],
-          ),
+          // Its attached resources and files stay attached.
+          ...message.parts.filter((part) => part.type === "data-resource" || part.type === "data-file"),
         ],
       },
       { body: { edit: message.id } },
@@ -366,6 +366,9 @@ export function ChatView({
                     >
                       <MessageParts
                         message={message}
+                        renderFile={(data) => (
+                          <FileAttachmentView conversationId={conversationId} data={data} />
+                        )}
                         progressOf={(toolCallId) => progress[toolCallId]}
                         renderQuestion={(toolCallId) => {
                           const question = questions[toolCallId];
@@ -428,12 +431,13 @@ export function ChatView({
                 </Button>
               ) : null
             }
-            onSend={(text, attachments) => {
+            onSend={(text, attachments, files) => {
               jumpToLatest();
               void sendMessage({
                 parts: [
                   ...(text ? [{ type: "text" as const, text }] : []),
                   ...attachments.map((data) => ({ type: "data-resource" as const, data })),
+                  ...files.map((data) => ({ type: "data-file" as const, data })),
                 ],
               });
             }}

@@ -1,13 +1,15 @@
 "use client";
 
 import type { UIMessage } from "ai";
-import { FileText, Loader2, Paperclip, RotateCcw, Send, Square, X } from "lucide-react";
+import { AtSign, FileText, Loader2, Paperclip, RotateCcw, Send, Square, X } from "lucide-react";
 import { type ReactNode, useMemo, useRef, useState } from "react";
 import { readResourceAction, renderPromptAction } from "@/app/(app)/chat/[id]/actions";
 import { Button } from "@/components/ui/button";
 import type { ConversationView } from "@/lib/chat/conversation-view";
+import type { FileAttachment } from "@/lib/chat/file-attachment-schema";
 import type { ResourceAttachment } from "@/lib/chat/resource-attachments";
 import { ComposerMenu, type MenuItem } from "./composer-menu";
+import { AttachedFiles, useFileUploads } from "./file-uploads";
 import { PromptForm } from "./prompt-form";
 
 type Prompt = ConversationView["prompts"][number];
@@ -41,7 +43,8 @@ const matches = (query: string, ...values: (string | undefined)[]) =>
 
 /**
  * The message box: `/` lists the integrations' prompts (slash commands, with a small form for their arguments),
- * `@` or the paperclip attaches a resource, read when attached and sent with the message.
+ * `@` or its button attaches a resource, read when attached and sent with the message; the paperclip, a drop or a
+ * paste attaches files, uploaded at once and named in the message by id.
  */
 export function Composer({
   conversationId,
@@ -63,7 +66,7 @@ export function Composer({
   offline: boolean;
   busy: boolean;
   canRegenerate: boolean;
-  onSend: (text: string, attachments: ResourceAttachment[]) => void;
+  onSend: (text: string, attachments: ResourceAttachment[], files: FileAttachment[]) => void;
   onPromptMessages: (messages: UIMessage[]) => void;
   onStop: () => void;
   onRegenerate: () => void;
@@ -71,6 +74,9 @@ export function Composer({
   latest?: ReactNode;
 }) {
   const textarea = useRef<HTMLTextAreaElement>(null);
+  const filePicker = useRef<HTMLInputElement>(null);
+  const uploads = useFileUploads(conversationId);
+  const [dragging, setDragging] = useState(false);
   const [text, setText] = useState("");
   const [menu, setMenu] = useState<Menu | null>(null);
   const [active, setActive] = useState(0);
@@ -181,22 +187,41 @@ export function Composer({
   }
 
   const ready = attachments.filter((a): a is Extract<Attachment, { loading: false }> => !a.loading);
-  const loading = attachments.some((a) => a.loading);
+  const loading = attachments.some((a) => a.loading) || uploads.uploading;
+  const nothingToSend = !text.trim() && ready.length === 0 && uploads.ready.length === 0;
 
   function submit() {
     const value = text.trim();
-    if ((!value && ready.length === 0) || busy || loading) return;
+    if (nothingToSend || busy || loading) return;
     onSend(
       value,
       ready.map((a) => a.data),
+      uploads.ready,
     );
     setText("");
     setAttachments([]);
+    uploads.reset();
     setMenu(null);
   }
 
   return (
-    <div className="relative grid gap-2 border-t bg-background pt-3">
+    // biome-ignore lint/a11y/noStaticElementInteractions: dropping files is a shortcut; the paperclip does the same
+    <div
+      className={`relative grid gap-2 border-t bg-background pt-3 ${dragging ? "rounded-md outline-2 outline-dashed outline-primary" : ""}`}
+      data-testid="composer"
+      onDragOver={(event) => {
+        if (!event.dataTransfer.types.includes("Files")) return;
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(event) => {
+        if (event.dataTransfer.files.length === 0) return;
+        event.preventDefault();
+        setDragging(false);
+        uploads.add(event.dataTransfer.files);
+      }}
+    >
       {latest ? <div className="absolute -top-12 left-1/2 -translate-x-1/2">{latest}</div> : null}
       {prompt ? (
         <PromptForm
@@ -210,6 +235,28 @@ export function Composer({
           {error}
         </p>
       ) : null}
+      {uploads.errors.length > 0 ? (
+        <div
+          className="flex items-start gap-2 text-xs text-destructive"
+          role="alert"
+          data-testid="file-error"
+        >
+          <div className="grid gap-0.5">
+            {uploads.errors.map((message) => (
+              <p key={message}>{message}</p>
+            ))}
+          </div>
+          <button
+            type="button"
+            aria-label="Dismiss"
+            className="rounded-full p-0.5 hover:bg-muted"
+            onClick={uploads.clearErrors}
+          >
+            <X className="h-3 w-3" />
+          </button>
+        </div>
+      ) : null}
+      <AttachedFiles uploads={uploads.uploads} onRemove={uploads.remove} />
       {attachments.length > 0 ? (
         <ul className="flex flex-wrap gap-2" aria-label="Attached resources">
           {attachments.map((a) => (
@@ -266,9 +313,29 @@ export function Composer({
               textarea.current?.focus();
             }}
           >
-            <Paperclip className="h-4 w-4" />
+            <AtSign className="h-4 w-4" />
           </Button>
         ) : null}
+        <Button
+          variant="ghost"
+          size="icon"
+          aria-label="Attach files"
+          onClick={() => filePicker.current?.click()}
+        >
+          <Paperclip className="h-4 w-4" />
+        </Button>
+        <input
+          ref={filePicker}
+          type="file"
+          multiple
+          hidden
+          data-testid="file-input"
+          accept="image/png,image/jpeg,image/gif,image/webp,application/pdf,text/*,.md,.csv,.json,.txt,.log,.yaml,.yml,.xml,.ts,.js,.py"
+          onChange={(event) => {
+            if (event.target.files) uploads.add(event.target.files);
+            event.target.value = "";
+          }}
+        />
         <label htmlFor="chat-input" className="sr-only">
           Message
         </label>
@@ -284,6 +351,12 @@ export function Composer({
           aria-autocomplete="list"
           aria-activedescendant={menu && items.length > 0 ? `composer-menu-${active}` : undefined}
           onChange={(event) => update(event.target.value, event.target.selectionStart)}
+          onPaste={(event) => {
+            // A pasted image or file is attached; pasted text stays text.
+            if (event.clipboardData.files.length === 0) return;
+            event.preventDefault();
+            uploads.add(event.clipboardData.files);
+          }}
           onKeyDown={(event) => {
             if (menu && items.length > 0) {
               if (event.key === "ArrowDown" || event.key === "ArrowUp") {
@@ -332,7 +405,7 @@ export function Composer({
                 <RotateCcw className="h-4 w-4" />
               </Button>
             ) : null}
-            <Button type="submit" disabled={(!text.trim() && ready.length === 0) || loading}>
+            <Button type="submit" disabled={nothingToSend || loading}>
               {/* On a phone the icon alone leaves the message its width. */}
               <Send className="h-4 w-4" aria-hidden /> <span className="sr-only sm:not-sr-only">Send</span>
             </Button>

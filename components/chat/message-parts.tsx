@@ -58,6 +58,7 @@ export function MessageParts({
   renderQuestion,
   renderApproval,
   renderTurnError,
+  renderFile,
 }: {
   message: UIMessage;
   /** What the tool's server last said of a running call's progress. */
@@ -67,6 +68,8 @@ export function MessageParts({
   renderApproval?: (toolName: string, approvalId: string) => ReactNode;
   /** How a turn that failed shows its reason (with a way to retry). */
   renderTurnError?: (reason: string) => ReactNode;
+  /** How a file attached to the message shows (a thumbnail, a chip). */
+  renderFile?: (data: unknown) => ReactNode;
 }) {
   return (
     <>
@@ -87,6 +90,7 @@ export function MessageParts({
             <div key={key}>{renderTurnError(reason ?? "The model could not answer.")}</div>
           ) : null;
         }
+        if (part.type === "data-file") return <div key={key}>{renderFile?.(part.data)}</div>;
         if (part.type === "data-resource") {
           const data = part.data as { name?: string; uri?: string };
           return (

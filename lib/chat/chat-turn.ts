@@ -17,6 +17,7 @@ import { answerMetadata, finishedAnswer } from "./answer-metadata";
 import { askInChat } from "./ask-in-chat";
 import { chooseConversationModel, resolveConversationModel } from "./chat-models";
 import { getConversation, loadBranches, saveMessages } from "./conversations";
+import { fileForModel, filesOfMessages, withFilesRead } from "./file-attachments";
 import { chatModel, offline } from "./model";
 import { describeModelError } from "./model-errors";
 import { prepareConversation } from "./prepare-conversation";
@@ -48,8 +49,11 @@ export async function chatTurn(
       : await chooseConversationModel(db, ctx, conversation, agent.model, chosen);
   const messages = await historyForTurn(await loadBranches(db, conversation.id), {
     ...request,
-    message: message && (await withAttachmentsRead(db, ctx, active, message)),
+    message:
+      message &&
+      (await withFilesRead(db, ctx, conversation.id, await withAttachmentsRead(db, ctx, active, message))),
   });
+  const files = await filesOfMessages(db, ctx, conversation.id, messages);
   const { model, name, baseURL, offline: offlineMode } = chatModel(modelName);
   // An answer continued after approvals adds this turn's tokens to what it had.
   const earlier = request.approvals ? answerMetadata(messages.at(-1) ?? {}) : undefined;
@@ -72,7 +76,12 @@ export async function chatTurn(
     messages: await convertToModelMessages(forModel(messages), {
       tools: features.tools,
       ignoreIncompleteToolCalls: true,
-      convertDataPart: (part) => (part.type === "data-resource" ? attachmentForModel(part.data) : undefined),
+      convertDataPart: (part) =>
+        part.type === "data-resource"
+          ? attachmentForModel(part.data)
+          : part.type === "data-file"
+            ? fileForModel(part.data, files)
+            : undefined,
     }),
     tools,
     experimental_toolApprovalSecret: createHash("sha256").update(`tool-approval:${authSecret()}`).digest(),

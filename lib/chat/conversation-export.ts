@@ -1,6 +1,25 @@
 import { getToolName, isToolUIPart, type UIMessage } from "ai";
 import type { Conversation } from "@/db/schema";
 import { answerMetadata, conversationTokens } from "./answer-metadata";
+import { fileAttachmentSchema } from "./file-attachment-schema";
+import { formatFileSize } from "./file-types";
+
+/** How an attached file or resource is named in the export (its content stays in the app). */
+function attachmentLine(part: { type: string; data?: unknown }): string | undefined {
+  if (part.type === "data-file") {
+    const file = fileAttachmentSchema.safeParse(part.data);
+    return file.success
+      ? `Attached file: ${file.data.name} (${file.data.mediaType}, ${formatFileSize(file.data.size)})`
+      : undefined;
+  }
+  if (part.type === "data-resource") {
+    const { name, uri } = (part.data ?? {}) as { name?: unknown; uri?: unknown };
+    return typeof uri === "string"
+      ? `Attached resource: ${typeof name === "string" ? name : uri} (${uri})`
+      : undefined;
+  }
+  return undefined;
+}
 
 export const exportFormats = ["markdown", "json"] as const;
 export type ExportFormat = (typeof exportFormats)[number];
@@ -51,6 +70,8 @@ export function conversationMarkdown(
     lines.push(`## ${speaker}${facts.length > 0 ? ` (${facts.join(", ")})` : ""}`, "");
     for (const part of message.parts) {
       if (part.type === "text") lines.push(part.text, "");
+      const attached = attachmentLine(part);
+      if (attached) lines.push(`_${attached}_`, "");
       if (isToolUIPart(part)) {
         lines.push(`**Tool \`${getToolName(part)}\`**`, "", "Input:", "", fenced(part.input ?? {}), "");
         if (part.state === "output-error") lines.push(`Failed: ${part.errorText}`, "");

@@ -1,5 +1,6 @@
 import { safeValidateUIMessages, type UIMessage } from "ai";
 import { ValidationError } from "@/lib/errors";
+import { fileAttachmentSchema } from "./file-attachment-schema";
 import { type ConversationBranches, type MessageTree, pathTo } from "./message-tree";
 import { resourceAttachmentSchema } from "./resource-attachments";
 import { turnErrorSchema } from "./turn-errors";
@@ -75,7 +76,11 @@ export async function historyForTurn(
   }
   const validated = await safeValidateUIMessages({
     messages,
-    dataSchemas: { resource: resourceAttachmentSchema, "turn-error": turnErrorSchema },
+    dataSchemas: {
+      resource: resourceAttachmentSchema,
+      file: fileAttachmentSchema,
+      "turn-error": turnErrorSchema,
+    },
   });
   if (!validated.success)
     throw new ValidationError(`The conversation cannot continue: ${validated.error.message}`);

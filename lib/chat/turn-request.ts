@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { modelNameSchema } from "./chat-models";
+import { fileReferenceSchema } from "./file-attachment-schema";
 import { attachmentReferenceSchema } from "./resource-attachments";
 
 // What a person types never holds a NUL character, and PostgreSQL could not store it: refused here, with a 400.
@@ -23,8 +24,14 @@ const userPartSchema = z.discriminatedUnion(
       // Which resource, never its content: the server reads it again, so an attachment cannot be forged.
       data: attachmentReferenceSchema,
     }),
+    z.object({
+      type: z.literal("data-file"),
+      id: z.string().max(200).optional(),
+      // A file uploaded first to the conversation's files route, named by id: its bytes never come in the turn.
+      data: fileReferenceSchema,
+    }),
   ],
-  { error: "A message holds text and attached resources only." },
+  { error: "A message holds text, attached resources and attached files only." },
 );
 
 /** The id of a stored message the turn branches from; the server checks the conversation holds it. */

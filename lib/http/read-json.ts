@@ -100,8 +100,12 @@ export function jsonProblemMessage(problem: JsonTextProblem, maxDepth = MAX_JSON
   }
 }
 
-/** Reads a request body as text, up to a limit (checked on the declared length first, then as it arrives). */
-export async function readBodyText(request: Request, limitBytes = DEFAULT_LIMIT): Promise<string> {
+/** Reads a request body's bytes, up to a limit (checked on the declared length first, then as it arrives). */
+export async function readBodyBytes(
+  request: Request,
+  limitBytes = DEFAULT_LIMIT,
+  tooLarge: (limit: number) => Error = bodyTooLarge,
+): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limitBytes) throw tooLarge(limitBytes);
   const reader = request.body?.getReader();
@@ -117,7 +121,12 @@ export async function readBodyText(request: Request, limitBytes = DEFAULT_LIMIT)
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+/** Reads a request body as text, up to a limit. */
+export async function readBodyText(request: Request, limitBytes = DEFAULT_LIMIT): Promise<string> {
+  return (await readBodyBytes(request, limitBytes)).toString("utf8");
 }
 
 /**
@@ -141,7 +150,7 @@ export async function readJsonBody(
   return parsed.value;
 }
 
-function tooLarge(limit: number) {
+function bodyTooLarge(limit: number) {
   return new AppError(
     "payload_too_large:request",
     `The request body is larger than ${Math.round(limit / 1024)} KiB.`,

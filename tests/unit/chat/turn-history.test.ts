@@ -429,7 +429,7 @@ describe("chatTurnRequestSchema", () => {
   ])("refuses a user message carrying a tool part: %s", (_part, part) => {
     expect(() =>
       parse({ id: CONVERSATION, message: { ...message, parts: [{ type: "text", text: "Hi" }, part] } }),
-    ).toThrow("A message holds text and attached resources only.");
+    ).toThrow("A message holds text, attached resources and attached files only.");
   });
 
   it("refuses a message and approvals together, or none of the three", () => {
