@@ -17,7 +17,9 @@ export type ChangeChannel =
   | "switchboard_session_events"
   | "switchboard_session_inbox"
   | "switchboard_listen_events"
-  | "switchboard_pending_answers";
+  | "switchboard_pending_answers"
+  | "switchboard_chat_turns"
+  | "switchboard_chat_stops";
 
 type Listener = (payload: string) => void;
 

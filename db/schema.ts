@@ -387,6 +387,10 @@ export const conversations = pgTable(
     model: text("model"),
     /** The last message of the branch shown (its path to the first message is the history); null: the newest. */
     shownMessageId: text("shown_message_id"),
+    /** The turn running now (its answer is still coming), which a reloaded page re-attaches to; null when none. */
+    activeTurnId: uuid("active_turn_id"),
+    /** When that turn started: a turn whose instance stopped is over once it is older than any turn can be. */
+    activeTurnStartedAt: timestamp("active_turn_started_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -446,6 +450,26 @@ export const chatFiles = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("chat_files_conversation_idx").on(table.organizationId, table.conversationId)],
+);
+
+/**
+ * What a running chat turn has streamed so far, as the event-stream text the browser reads, in order: any instance
+ * replays it to a page that reloaded, then follows it. Kept until the conversation's next turn starts.
+ */
+export const chatTurnChunks = pgTable(
+  "chat_turn_chunks",
+  {
+    turnId: uuid("turn_id").notNull(),
+    seq: integer("seq").notNull(),
+    conversationId: uuid("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    text: text("text").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.turnId, table.seq] }),
+    index("chat_turn_chunks_conversation_idx").on(table.conversationId),
+  ],
 );
 
 /** An organization's own tool: sandboxed code listed as `mcp__<namespace>__<action>`. */

@@ -8,7 +8,7 @@ import {
 } from "ai";
 import { ArrowDown, Loader2, Pencil, RefreshCw, RotateCcw } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { allowToolAlwaysAction } from "@/app/(app)/chat/[id]/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -112,6 +112,8 @@ export function ChatView({
     useChat({
       id: conversationId,
       messages: initialMessages,
+      // A turn runs on the server when the page goes: a reloaded page re-attaches to the answer still coming.
+      resume: true,
       transport: new DefaultChatTransport({
         api: "/api/chat",
         // The server keeps the history: send only what the user just did.
@@ -141,6 +143,14 @@ export function ChatView({
       },
     });
   const busy = status === "submitted" || status === "streaming";
+  // Leaving the page does not stop a turn, so Stop asks the server, which keeps the answer as far as it came; a turn
+  // the server has not started yet is stopped here.
+  const stopAnswer = useCallback(async () => {
+    const answer = await fetch(`/api/chat/${conversationId}/stop`, { method: "POST" })
+      .then((response) => (response.ok ? response.json() : undefined))
+      .catch(() => undefined);
+    if (!(answer as { stopped?: boolean } | undefined)?.stopped) await stop();
+  }, [conversationId, stop]);
   const pane = useRef<HTMLElement>(null);
   const { away, jumpToLatest } = useFollowLatest(pane, messages);
   const retry = () => void regenerate();
@@ -152,11 +162,11 @@ export function ChatView({
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== "Escape" || event.defaultPrevented || document.querySelector("dialog[open]")) return;
       event.preventDefault();
-      void stop();
+      void stopAnswer();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [busy, stop]);
+  }, [busy, stopAnswer]);
 
   // Conversation start: discover the agent's integrations once, without holding up the page.
   useEffect(() => {
@@ -447,7 +457,7 @@ export function ChatView({
               // A prompt that ends with the user's words is a question: send it as this turn.
               if (next.at(-1)?.role === "user") void regenerate();
             }}
-            onStop={() => void stop()}
+            onStop={() => void stopAnswer()}
             onRegenerate={() => void regenerate()}
           />
         </div>

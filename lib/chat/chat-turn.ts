@@ -26,6 +26,7 @@ import { withToolRelay } from "./tool-relay";
 import { forModel, withTurnError } from "./turn-errors";
 import { historyForTurn } from "./turn-history";
 import { chatTurnRequestSchema } from "./turn-request";
+import { beginTurn, recordTurn, stopSignalOf } from "./turn-streams";
 
 const MAX_STEPS = 8;
 
@@ -69,6 +70,11 @@ export async function chatTurn(
       }),
     elicit: (toolCallId, params, signal) => askInChat(db, ctx, toolCallId, params, signal, writer),
   });
+  // The turn runs on when the page goes (a reloaded page re-attaches to it); the Stop endpoint ends it early.
+  const turnId = await beginTurn(db, conversation.id);
+  // The question is kept at once, so a page reloaded mid-answer shows it above the answer it re-attaches to.
+  if (message) await saveMessages(db, conversation, messages);
+  const stop = await stopSignalOf(db, turnId);
   const result = streamText({
     model,
     system: agent.instructions || undefined,
@@ -86,7 +92,7 @@ export async function chatTurn(
     tools,
     experimental_toolApprovalSecret: createHash("sha256").update(`tool-approval:${authSecret()}`).digest(),
     stopWhen: stepCountIs(MAX_STEPS),
-    abortSignal: options.signal,
+    abortSignal: options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal,
     // A span for the turn, each model step and each tool call; what was said stays out of the traces.
     experimental_telemetry: {
       isEnabled: tracingOn(),
@@ -130,5 +136,9 @@ export async function chatTurn(
       await saveMessages(db, conversation, failure ? withTurnError(finished, failure) : finished);
     },
   });
-  return createUIMessageStreamResponse({ stream });
+  return createUIMessageStreamResponse({
+    stream,
+    // A copy of what the browser reads is kept for any instance to replay; reading it keeps the turn running.
+    consumeSseStream: ({ stream: sent }) => recordTurn(db, conversation.id, turnId, sent).finally(stop.close),
+  });
 }
