@@ -69,6 +69,7 @@ export function ChatView({
   title,
   initialMessages,
   initialVersions,
+  answering,
   view,
   offline,
   models,
@@ -78,6 +79,8 @@ export function ChatView({
   initialMessages: UIMessage[];
   /** The other versions of the shown messages that have them (edited questions, regenerated answers). */
   initialVersions: Versions;
+  /** Whether an answer was still coming when the page was made: the page re-attaches to it. */
+  answering: boolean;
   /** Null until conversation start has discovered the agent's integrations. */
   view: ConversationView | null;
   offline: boolean;
@@ -85,6 +88,7 @@ export function ChatView({
   models: ConversationModels | null;
 }) {
   const router = useRouter();
+  const [resumeAtStart] = useState(answering);
   const [model, setModel] = useState(models?.chosen);
   // Each turn names the model shown in the header; the server checks the organization allows it.
   const modelRef = useRef(model);
@@ -112,8 +116,9 @@ export function ChatView({
     useChat({
       id: conversationId,
       messages: initialMessages,
-      // A turn runs on the server when the page goes: a reloaded page re-attaches to the answer still coming.
-      resume: true,
+      // A turn runs on the server when the page goes: a page opened while it runs re-attaches to it (as it was
+      // when the page was made: a turn this page starts is its own).
+      resume: resumeAtStart,
       transport: new DefaultChatTransport({
         api: "/api/chat",
         // The server keeps the history: send only what the user just did.

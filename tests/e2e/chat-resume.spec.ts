@@ -7,13 +7,10 @@ import { checkPage } from "./page-check";
 test.use({ baseURL: `http://127.0.0.1:${modelAppPort}` });
 const llm = `http://127.0.0.1:${scriptedLlmPort}`;
 
-const WORDS = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
-
-/** The model's next answer: forty words, 150 ms apart (six seconds in all). */
-async function slowAnswer(page: Page) {
-  const response = await page.request.post(`${llm}/__script`, {
-    data: { steps: [{ text: WORDS, delayMs: 150 }] },
-  });
+/** The model's next answer: `count` words, `delayMs` apart. */
+async function slowAnswer(page: Page, count: number, delayMs: number) {
+  const text = Array.from({ length: count }, (_, i) => `word${i}`).join(" ");
+  const response = await page.request.post(`${llm}/__script`, { data: { steps: [{ text, delayMs }] } });
   expect(response.ok()).toBe(true);
 }
 
@@ -46,7 +43,8 @@ test.describe
           await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}$/);
           const url = page.url().replace(/^https?:\/\/[^/]+/, "");
 
-          await slowAnswer(page);
+          // Six seconds of answer.
+          await slowAnswer(page, 40, 150);
           await ask(page, "Say many words");
           await expect(answer(page)).toContainText("word3");
           await page.reload();
@@ -62,7 +60,8 @@ test.describe
           await expect(answer(page)).toContainText("word39");
 
           // Stop is explicit: after a reload, it still ends the answer on the server.
-          await slowAnswer(page);
+          // Thirty seconds of answer: still coming after the reload, however slow the machine.
+          await slowAnswer(page, 100, 300);
           await ask(page, "Again, please");
           await expect(answer(page)).toContainText("word3");
           await page.reload();
@@ -72,7 +71,7 @@ test.describe
           await page.reload();
           await expect(page.getByTestId("message-assistant")).toHaveCount(2);
           await expect(answer(page)).toContainText("word6");
-          await expect(answer(page)).not.toContainText("word39");
+          await expect(answer(page)).not.toContainText("word99");
         });
       }
     }

@@ -7,6 +7,7 @@ import { conversationView } from "@/lib/chat/conversation-view";
 import { getConversation, loadBranches } from "@/lib/chat/conversations";
 import { chatModel } from "@/lib/chat/model";
 import { conversationAgent, prepareConversation } from "@/lib/chat/prepare-conversation";
+import { runningTurn } from "@/lib/chat/turn-streams";
 import { NotFoundError } from "@/lib/errors";
 
 /** The window's title names the conversation, so tabs and history tell conversations apart. */
@@ -21,7 +22,10 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   const { id } = await params;
   try {
     const conversation = await getConversation(db, ctx, id);
-    const { shown, versions } = await loadBranches(db, conversation.id);
+    const [{ shown, versions }, running] = await Promise.all([
+      loadBranches(db, conversation.id),
+      runningTurn(db, conversation.id),
+    ]);
     // Once conversation start has run, its stored result rebuilds the view without asking the servers again.
     const prepared = conversation.discovery ? await prepareConversation(db, ctx, conversation) : null;
     const offline = chatModel(null).offline;
@@ -34,6 +38,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
         title={conversation.title}
         initialMessages={shown}
         initialVersions={versions}
+        answering={running !== undefined}
         view={
           prepared
             ? conversationView(prepared.agent, conversation, prepared.features, prepared.discovery)
