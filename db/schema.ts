@@ -389,8 +389,8 @@ export const conversations = pgTable(
     shownMessageId: text("shown_message_id"),
     /** The turn running now (its answer is still coming), which a reloaded page re-attaches to; null when none. */
     activeTurnId: uuid("active_turn_id"),
-    /** When that turn started: a turn whose instance stopped is over once it is older than any turn can be. */
-    activeTurnStartedAt: timestamp("active_turn_started_at", { withTimezone: true }),
+    /** When that turn last said it still runs: one not heard of for long ended with the instance that ran it. */
+    activeTurnSeenAt: timestamp("active_turn_seen_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

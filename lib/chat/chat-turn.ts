@@ -10,6 +10,7 @@ import {
 import type { Database } from "@/db/client";
 import type { UserContext } from "@/lib/auth/context";
 import { authSecret } from "@/lib/auth/secret";
+import { finishBeforeExit } from "@/lib/http/draining.mjs";
 import { logger } from "@/lib/logger";
 import { tracingOn } from "@/lib/tracing/tracer";
 import { parseInput } from "@/lib/validation";
@@ -139,6 +140,11 @@ export async function chatTurn(
   return createUIMessageStreamResponse({
     stream,
     // A copy of what the browser reads is kept for any instance to replay; reading it keeps the turn running.
-    consumeSseStream: ({ stream: sent }) => recordTurn(db, conversation.id, turnId, sent).finally(stop.close),
+    consumeSseStream: ({ stream: sent }) => {
+      const recording = recordTurn(db, conversation.id, turnId, sent).finally(stop.close);
+      // A stopping instance lets the turn end (and be stored) before it exits.
+      finishBeforeExit(recording);
+      return recording;
+    },
   });
 }

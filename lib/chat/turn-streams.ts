@@ -7,8 +7,9 @@ import { logger } from "@/lib/logger";
 
 const TURNS_CHANNEL = "switchboard_chat_turns";
 const STOPS_CHANNEL = "switchboard_chat_stops";
-// A turn lasts at most the chat route's 300 s: one started longer ago than this ended with its instance.
-const TURN_LIFETIME_MS = 10 * 60_000;
+// A running turn says it still runs this often; one not heard of for three times as long ended with its instance.
+const HEARTBEAT_MS = 30_000;
+const TURN_SILENCE_MS = 3 * HEARTBEAT_MS;
 // What the turn streams is written in batches this often: a few writes a second, not one per token.
 const FLUSH_MS = 50;
 // A reader waits this long at most between looks, should a change notice be lost.
@@ -22,7 +23,7 @@ export async function beginTurn(db: Database, conversationId: string): Promise<s
     await tx.delete(chatTurnChunks).where(eq(chatTurnChunks.conversationId, conversationId));
     await tx
       .update(conversations)
-      .set({ activeTurnId: turnId, activeTurnStartedAt: new Date() })
+      .set({ activeTurnId: turnId, activeTurnSeenAt: new Date() })
       .where(eq(conversations.id, conversationId));
   });
   return turnId;
@@ -32,7 +33,7 @@ export async function beginTurn(db: Database, conversationId: string): Promise<s
 async function endTurn(db: Database, conversationId: string, turnId: string) {
   await db
     .update(conversations)
-    .set({ activeTurnId: null, activeTurnStartedAt: null })
+    .set({ activeTurnId: null, activeTurnSeenAt: null })
     .where(and(eq(conversations.id, conversationId), eq(conversations.activeTurnId, turnId)));
   await publishChange(db, TURNS_CHANNEL, turnId);
 }
@@ -65,12 +66,20 @@ export async function recordTurn(
       .catch((error: unknown) => logger.warn("chat turn not recorded", { conversationId, err: error }));
   };
   const reader = stream.getReader();
+  const heartbeat = setInterval(() => {
+    void db
+      .update(conversations)
+      .set({ activeTurnSeenAt: new Date() })
+      .where(and(eq(conversations.id, conversationId), eq(conversations.activeTurnId, turnId)))
+      .catch(() => {});
+  }, HEARTBEAT_MS);
   try {
     for (let read = await reader.read(); !read.done; read = await reader.read()) {
       pending += read.value;
       timer ??= setTimeout(flush, FLUSH_MS);
     }
   } finally {
+    clearInterval(heartbeat);
     clearTimeout(timer);
     flush();
     await writing;
@@ -83,10 +92,10 @@ export async function recordTurn(
 /** The conversation's running turn, if it has one. */
 export async function runningTurn(db: Database, conversationId: string): Promise<string | undefined> {
   const [row] = await db
-    .select({ id: conversations.activeTurnId, startedAt: conversations.activeTurnStartedAt })
+    .select({ id: conversations.activeTurnId, seenAt: conversations.activeTurnSeenAt })
     .from(conversations)
     .where(eq(conversations.id, conversationId));
-  if (!row?.id || !row.startedAt || Date.now() - row.startedAt.getTime() > TURN_LIFETIME_MS) return undefined;
+  if (!row?.id || !row.seenAt || Date.now() - row.seenAt.getTime() > TURN_SILENCE_MS) return undefined;
   return row.id;
 }
 

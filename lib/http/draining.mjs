@@ -8,7 +8,7 @@ const STATE = Symbol.for("switchboard.draining");
 /**
  * @typedef {{
  *   draining: boolean, streamsEnded: boolean, listeners: Set<() => void>,
- *   managed: boolean, closers: Set<() => Promise<void>>
+ *   managed: boolean, closers: Set<() => Promise<void>>, unfinished: Set<Promise<unknown>>
  * }} DrainState
  */
 
@@ -21,6 +21,7 @@ function state() {
     listeners: new Set(),
     managed: false,
     closers: new Set(),
+    unfinished: new Set(),
   };
   return holder[STATE];
 }
@@ -80,7 +81,22 @@ export function closeAfterServer(close) {
   return true;
 }
 
-/** Runs what waits for the server to close; resolves when all have ended, however they ended. */
+/**
+ * Work that outlives its request (a chat turn whose page left): a stopping instance lets it end before it closes
+ * what it uses and exits.
+ * @param {Promise<unknown>} work
+ */
+export function finishBeforeExit(work) {
+  const { unfinished } = state();
+  unfinished.add(work);
+  void work.finally(() => unfinished.delete(work)).catch(() => {});
+}
+
+/**
+ * Runs what waits for the server to close, once the work that outlived its request has ended; resolves when all
+ * have ended, however they ended.
+ */
 export async function serverClosed() {
+  await Promise.allSettled([...state().unfinished]);
   await Promise.allSettled([...state().closers].map((close) => close()));
 }

@@ -1,12 +1,16 @@
+import { randomUUID } from "node:crypto";
 import type { UIMessage } from "ai";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as stopRoute } from "@/app/api/chat/[id]/stop/route";
 import { GET as streamRoute } from "@/app/api/chat/[id]/stream/route";
 import { POST as chatRoute } from "@/app/api/chat/route";
 import type { DatabaseHandle } from "@/db/client";
+import { conversations } from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
 import { ensureDefaultAgent } from "@/lib/chat/agents";
 import { createConversation, loadMessages } from "@/lib/chat/conversations";
+import { runningTurn } from "@/lib/chat/turn-streams";
 import { startScriptedModel } from "../fixtures/mcp/start-fixture";
 import { useDatabase } from "./gateway-client";
 import { describeOnPostgres } from "./on-postgres";
@@ -150,6 +154,23 @@ describe("a turn that outlives its page", () => {
     expect(answer).not.toContain("word29");
     expect(await (await stop(conversation.id)).json()).toEqual({ stopped: false });
   }, 30_000);
+});
+
+describe("a turn whose instance stopped", () => {
+  it("is over once it has not said it runs for a while: nothing to re-attach to", async () => {
+    const conversation = await newConversation();
+    await handle.db
+      .update(conversations)
+      .set({ activeTurnId: randomUUID(), activeTurnSeenAt: new Date(Date.now() - 5 * 60_000) })
+      .where(eq(conversations.id, conversation.id));
+    expect((await reattach(conversation.id)).status).toBe(204);
+    await handle.db
+      .update(conversations)
+      .set({ activeTurnSeenAt: new Date() })
+      .where(eq(conversations.id, conversation.id));
+    // One heard of just now still runs, as far as anyone can tell.
+    expect(await runningTurn(handle.db, conversation.id)).toBeDefined();
+  });
 });
 
 describeOnPostgres("a turn re-attached to and stopped through another instance", () => {

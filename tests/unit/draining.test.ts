@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   closeAfterServer,
   endStreams,
+  finishBeforeExit,
   isDraining,
   manageStop,
   onStreamsEnd,
@@ -44,5 +45,25 @@ describe("an instance's stop", () => {
     expect(closed).toEqual([]);
     await serverClosed();
     expect(closed).toEqual(["pool"]);
+  });
+
+  it("lets work that outlived its request end before it closes what that work uses", async () => {
+    manageStop();
+    const order: string[] = [];
+    let finish: () => void = () => {};
+    finishBeforeExit(
+      new Promise<void>((resolve) => {
+        finish = resolve;
+      }).then(() => order.push("turn ended")),
+    );
+    closeAfterServer(async () => {
+      order.push("upstreams closed");
+    });
+    const closed = serverClosed();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(order).toEqual([]);
+    finish();
+    await closed;
+    expect(order).toEqual(["turn ended", "upstreams closed"]);
   });
 });
