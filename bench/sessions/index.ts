@@ -81,7 +81,8 @@ try {
   const ring = new ApiKeyRing(keyList);
   // Each client at once keeps its own key, as one busy client would; one set per path.
   const concKeys = await createBenchApiKeys(db, ctx, CONC_CLIENTS * 2);
-  const idleKeys = new ApiKeyRing(await createBenchApiKeys(db, ctx, Math.ceil(IDLE_SESSIONS / 200)), 450);
+  // Each session makes three requests (and a few five) with its key: 150 sessions a key stay within its limit.
+  const idleKeys = new ApiKeyRing(await createBenchApiKeys(db, ctx, Math.ceil(IDLE_SESSIONS / 150) + 1), 150);
   await closeBenchClients();
 
   app = await startApp({ port: ports.app, databaseUrl: database.url, env: shared });
