@@ -1,9 +1,4 @@
-import {
-  Client as ModernClient,
-  StreamableHTTPClientTransport as ModernTransport,
-} from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { request } from "undici";
 import { z } from "zod";
@@ -22,6 +17,7 @@ import {
   insertStoredIntegrations,
 } from "../seed";
 import { percentile, printTable, result, sample, sampleInTurn } from "../stats";
+import { benchClients, withoutSession } from "./clients";
 import { type RunningHub, startMcpHub } from "./mcp-hub";
 
 /**
@@ -71,16 +67,9 @@ const plainUpstream = await startFixture("echo");
 let hub: RunningHub | undefined;
 let plainHub: RunningHub | undefined;
 let app: RunningApp | undefined;
-const clients: Client[] = [];
-
-/** A fetch that never sends the session id the gateway hands out: a client that keeps no session. */
-const withoutSession =
-  (fetch: (url: string | URL, init?: RequestInit) => Promise<Response>) =>
-  (url: string | URL, init?: RequestInit) => {
-    const headers = new Headers(init?.headers);
-    headers.delete("mcp-session-id");
-    return fetch(url, { ...init, headers });
-  };
+const clients = benchClients();
+const { connect, connectModern, connectSessions } = clients;
+const listerClients: Client[] = [];
 
 /**
  * A client listing tools through the gateway that receives each answer to its last byte, as sent (compressed when
@@ -93,7 +82,7 @@ async function connectLister(url: string, ring: ApiKeyRing) {
   const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: withoutSession(ring.fetch) });
   const client = new Client({ name: "switchboard-bench", version: "1.0.0" });
   await client.connect(transport);
-  clients.push(client);
+  listerClients.push(client);
   let id = 0;
   const body = (cursor?: string) =>
     JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "tools/list", params: cursor ? { cursor } : {} });
@@ -152,49 +141,6 @@ async function connectLister(url: string, ring: ApiKeyRing) {
   };
 }
 
-async function connect(
-  url: string,
-  options: {
-    ring?: ApiKeyRing;
-    key?: string;
-    sse?: boolean;
-    stateless?: boolean;
-    protocolVersion?: string;
-  } = {},
-) {
-  const client = new Client({ name: "switchboard-bench", version: "1.0.0" });
-  const keyed = options.key
-    ? (target: string | URL, init?: RequestInit) => {
-        const headers = new Headers(init?.headers);
-        headers.set("authorization", `Bearer ${options.key}`);
-        return fetch(target, { ...init, headers });
-      }
-    : options.ring?.fetch;
-  const fetchFn = options.stateless && keyed ? withoutSession(keyed) : keyed;
-  const transport = options.sse
-    ? new SSEClientTransport(new URL(url), { fetch: fetchFn })
-    : new StreamableHTTPClientTransport(new URL(url), { fetch: fetchFn });
-  if (options.protocolVersion && transport instanceof StreamableHTTPClientTransport)
-    offerProtocolVersion(transport, options.protocolVersion);
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
-
-/**
- * The SDK's v2 client pinned to 2026-07-28: stateless, each call one POST carrying the protocol version and the
- * client's capabilities in its `_meta`, so any key of the ring may make it.
- */
-async function connectModern(url: string, ring: ApiKeyRing) {
-  const client = new ModernClient(
-    { name: "switchboard-bench", version: "1.0.0" },
-    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
-  );
-  await client.connect(new ModernTransport(new URL(url), { fetch: ring.fetch }));
-  clients.push(client as unknown as Client);
-  return client;
-}
-
 /**
  * A client reduced to one HTTP request per call, to compare what the app itself costs at each revision without
  * either SDK client's own time: a lone tools/call as a 2025-11-25 client without a session sends it, or as a
@@ -231,29 +177,6 @@ function rawCaller(url: string, ring: ApiKeyRing, revision: "2025-11-25" | "2026
         throw new Error(`tools/call answered ${response.statusCode}: ${JSON.stringify(answer)}`);
       return answer.result;
     },
-  };
-}
-
-/**
- * Clients in sessions, one per key (a session belongs to the key that opened it), each call made by the client of
- * the key the ring hands out next, so the rate limit stays at its default and refuses nothing.
- */
-async function connectSessions(url: string, keys: string[], ring: ApiKeyRing) {
-  const byKey = new Map<string, Client>();
-  for (const key of keys) byKey.set(key, await connect(url, { key }));
-  return {
-    callTool: (params: { name: string; arguments: Record<string, unknown> }) =>
-      (byKey.get(ring.next()) as Client).callTool(params),
-  };
-}
-
-/** Makes the client offer an older protocol version in its handshake, as mcp-hub's bundled SDK does. */
-function offerProtocolVersion(transport: StreamableHTTPClientTransport, version: string) {
-  const send = transport.send.bind(transport);
-  transport.send = (message, options) => {
-    if ("method" in message && message.method === "initialize" && message.params)
-      message.params = { ...message.params, protocolVersion: version };
-    return send(message, options);
   };
 }
 
@@ -526,7 +449,8 @@ try {
   result("list10k_app_cpu_ms_per_listing", perListing(listCpu.app));
   result("list10k_rss_mb", rssAfter);
 } finally {
-  await Promise.allSettled(clients.map((client) => client.close()));
+  await clients.closeAll();
+  await Promise.allSettled(listerClients.map((client) => client.close()));
   await app?.stop();
   await hub?.stop();
   await plainHub?.stop();

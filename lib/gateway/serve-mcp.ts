@@ -22,6 +22,7 @@ import { serveModern } from "./serve-modern";
 import { relayForRequest } from "./sessions/request-relay";
 import { serveInSession } from "./sessions/serve-in-session";
 import { serveSessionStream } from "./sessions/serve-session-stream";
+import { sessionCallAnswer, takesNoQuestions } from "./sessions/session-call";
 import {
   endSession,
   findSession,
@@ -32,6 +33,7 @@ import {
 import { sessionTasks } from "./sessions/session-tasks";
 import { serveSubscriptions } from "./sessions/subscriptions";
 import { loneTaskCall, taskCallAnswer } from "./sessions/task-call-answer";
+import { loneToolsCall } from "./tools-call-answer";
 
 /**
  * What an endpoint serves the caller (in its 2025 session, if it has one), or the answer to give instead (an
@@ -127,7 +129,8 @@ function legacyServer(
  * body):
  * - a 2026-07-28 request (its `_meta` names the revision): stateless, on the SDK's handler for that revision, but
  *   a lone tools/call that can only end in one JSON result, answered without it (as it would answer);
- * - a request of a 2025-11-25 session (Mcp-Session-Id), kept in the database so any instance continues it;
+ * - a request of a 2025-11-25 session (Mcp-Session-Id), kept in the database so any instance continues it; a lone
+ *   tools/call whose client takes no questions answered without an SDK server (sessions/session-call.ts);
  * - a lone tools/list or tools/call without a session, answered without an SDK server (as it would answer);
  * - anything else without a session, on a server for this request alone, with a JSON answer; an initialize opens
  *   a session.
@@ -170,6 +173,12 @@ export async function serveMcpPost(
       const endpoint = await open(ctx, session);
       if (endpoint instanceof Response) return endpoint;
       return startTask(db, ctx, endpointName, endpoint, taskCall, session.clientCapabilities);
+    }
+    const call = takesNoQuestions(session) ? loneToolsCall(request.headers, body) : undefined;
+    if (call) {
+      const endpoint = await open(ctx, session);
+      if (endpoint instanceof Response) return endpoint;
+      return sessionCallAnswer(db, session, call, endpoint);
     }
     return serveInSession(db, request, session, body, async () => {
       const endpoint = await open(ctx, session);

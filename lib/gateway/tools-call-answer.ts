@@ -32,17 +32,15 @@ export function errorOf(error: unknown) {
 }
 
 /**
- * The answer to a lone tools/call without building an SDK server and transport for it: byte for byte what they
- * send (JSON response mode, no session), the result checked and normalized by the SDK's own schema, as its server
- * does.
+ * The JSON-RPC answer to a tools/call as the SDK's server makes it: the result checked and normalized by the SDK's
+ * own schema, or the failure as its error.
  */
-export async function toolsCallAnswer(
+export async function toolsCallMessage(
   id: RequestId,
   call: () => Promise<CallToolResult>,
   // What a revision adds to the checked result (2026-07-28: its result type and the server's info).
   stamp: (result: CallToolResult) => object = (result) => result,
-): Promise<Response> {
-  let message: object;
+): Promise<object> {
   try {
     const result = CallToolResultSchema.safeParse(await call());
     if (!result.success)
@@ -50,9 +48,20 @@ export async function toolsCallAnswer(
         ProtocolErrorCode.InvalidParams,
         `Invalid tools/call result: ${result.error.message}`,
       );
-    message = { result: stamp(result.data), jsonrpc: "2.0", id };
+    return { result: stamp(result.data), jsonrpc: "2.0", id };
   } catch (error) {
-    message = { jsonrpc: "2.0", id, error: errorOf(error) };
+    return { jsonrpc: "2.0", id, error: errorOf(error) };
   }
-  return jsonRpcAnswer(JSON.stringify(message));
+}
+
+/**
+ * The answer to a lone tools/call without building an SDK server and transport for it: byte for byte what they
+ * send (JSON response mode, no session).
+ */
+export async function toolsCallAnswer(
+  id: RequestId,
+  call: () => Promise<CallToolResult>,
+  stamp?: (result: CallToolResult) => object,
+): Promise<Response> {
+  return jsonRpcAnswer(JSON.stringify(await toolsCallMessage(id, call, stamp)));
 }

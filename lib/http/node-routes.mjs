@@ -18,13 +18,14 @@ function registry() {
 }
 
 /**
- * A route answered straight from Node's HTTP server, ahead of Next.js's router.
+ * A route answered straight from Node's HTTP server, ahead of Next.js's router. Its last segment may be a parameter
+ * (`/api/mcp/integrations/[slug]`), which the route reads from the request's URL.
  * @param {string} method
  * @param {string} path
  * @param {NodeRoute} route
  */
 export function registerNodeRoute(method, path, route) {
-  registry().set(`${method} ${path}`, route);
+  registry().set(`${method} ${path.replace(/\/\[[^/\]]+\]$/, "/[]")}`, route);
 }
 
 /**
@@ -36,5 +37,11 @@ export function registerNodeRoute(method, path, route) {
 export function nodeRouteFor(method, url) {
   if (!method || !url) return undefined;
   const query = url.indexOf("?");
-  return registry().get(`${method} ${query === -1 ? url : url.slice(0, query)}`);
+  const path = query === -1 ? url : url.slice(0, query);
+  const routes = registry();
+  const exact = routes.get(`${method} ${path}`);
+  if (exact) return exact;
+  const slash = path.lastIndexOf("/");
+  if (slash <= 0 || slash === path.length - 1) return undefined;
+  return routes.get(`${method} ${path.slice(0, slash)}/[]`);
 }

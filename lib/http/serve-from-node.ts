@@ -4,9 +4,10 @@ import { nodeRequestBody } from "./node-request-body";
 import { registerNodeRoute } from "./node-routes.mjs";
 import { securityHeaders } from "./security-headers";
 
-type RouteHandler = (
+// A route's params: none, or its last segment's.
+type RouteHandler<P = Record<string, string>> = (
   request: Request,
-  context: { params: Promise<Record<string, never>> },
+  context: { params: Promise<P> },
 ) => Promise<Response>;
 
 const BODILESS_METHODS = new Set(["GET", "HEAD"]);
@@ -26,7 +27,12 @@ function toRequest(req: IncomingMessage, signal: AbortSignal, body?: ReadableStr
   } as RequestInit);
 }
 
-async function answer(req: IncomingMessage, res: ServerResponse, handler: RouteHandler): Promise<void> {
+async function answer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  handler: RouteHandler,
+  params: Record<string, string>,
+): Promise<void> {
   // A client that hangs up aborts the request's signal, as Next.js does for its route handlers.
   const hangUp = new AbortController();
   res.once("close", () => {
@@ -37,7 +43,9 @@ async function answer(req: IncomingMessage, res: ServerResponse, handler: RouteH
   if (body) res.once("finish", body.discardUnread);
   let response: Response;
   try {
-    response = await handler(toRequest(req, hangUp.signal, body?.stream), { params: Promise.resolve({}) });
+    response = await handler(toRequest(req, hangUp.signal, body?.stream), {
+      params: Promise.resolve(params),
+    });
   } catch (error) {
     // The handlers map their own errors; only a request that cannot be read as one (a bad Host) gets here.
     logger.warn("unreadable request", { method: req.method, err: error });
@@ -119,19 +127,34 @@ async function writeEvents(body: ReadableStream<Uint8Array>, res: ServerResponse
  * Serves a route handler from Node's HTTP server once its module is loaded, skipping Next.js's router and its
  * conversions (about a millisecond of CPU a request, which matters on the MCP gateway's hot path). The handler
  * still runs in Next.js's bundle, with the same module state, and answers with the same headers. `when` can
- * leave some requests to Next.js.
+ * leave some requests to Next.js. A path whose last segment is a parameter (`/api/mcp/integrations/[slug]`) gives
+ * the handler that segment decoded, as Next.js would.
  */
-export function serveFromNode(
+export function serveFromNode<P extends Record<string, string>>(
   method: string,
   path: string,
-  handler: RouteHandler,
+  handler: RouteHandler<P>,
   options: { when?: (req: IncomingMessage) => boolean } = {},
 ): void {
+  const param = path.match(/\/\[([^/\]]+)\]$/)?.[1];
   registerNodeRoute(method, path, (req, res) => {
     if (options.when && !options.when(req)) return false;
-    void answer(req, res, handler);
+    const params = param ? lastSegmentAs(param, req.url ?? "") : {};
+    // A segment that does not decode is Next.js's to refuse.
+    if (!params) return false;
+    void answer(req, res, handler as RouteHandler, params);
     return true;
   });
+}
+
+function lastSegmentAs(name: string, url: string): Record<string, string> | undefined {
+  const query = url.indexOf("?");
+  const path = query === -1 ? url : url.slice(0, query);
+  try {
+    return { [name]: decodeURIComponent(path.slice(path.lastIndexOf("/") + 1)) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** For routes that also accept a signed-in user: only requests with an API key skip Next.js, whose runtime reads sessions. */

@@ -32,6 +32,9 @@ beforeAll(async () => {
     "/node/json",
     apiRoute("POST /node/json", async (req) => Response.json({ got: await readJsonBody(req) })),
   );
+  serveFromNode<{ id: string }>("POST", "/node/items/[id]", async (_req, { params }) =>
+    Response.json(await params),
+  );
   // What scripts/serve.mjs does, with a stand-in for Next.js's handler.
   server = createServer((req, res) => {
     if (nodeRouteFor(req.method, req.url)?.(req, res)) return;
@@ -66,6 +69,15 @@ describe("serveFromNode", () => {
   ] as const)("leaves other methods and paths to Next.js: %s %s", async (method, path) => {
     const answer = await request(`${origin}${path}`, { method });
     expect(await answer.body.text()).toBe("next.js");
+  });
+
+  it("gives a route whose last segment is a parameter that segment, decoded", async () => {
+    const answer = await request(`${origin}/node/items/a%20b?x=1`, { method: "POST" });
+    expect(await answer.body.json()).toEqual({ id: "a b" });
+    for (const path of ["/node/items/a/b", "/node/items/", "/node/items/%E0%A4%A"]) {
+      const other = await request(`${origin}${path}`, { method: "POST" });
+      expect(await other.body.text()).toBe("next.js");
+    }
   });
 
   it("leaves requests its condition declines to Next.js", async () => {

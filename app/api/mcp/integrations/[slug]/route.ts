@@ -4,6 +4,7 @@ import { jsonRpcError } from "@/lib/gateway/json-rpc-error";
 import { serveMcpDelete, serveMcpGet, serveMcpPost } from "@/lib/gateway/serve-mcp";
 import { uncompressedApiRoute } from "@/lib/http/api-route";
 import { otherMethods } from "@/lib/http/other-methods";
+import { serveFromNode } from "@/lib/http/serve-from-node";
 
 export const dynamic = "force-dynamic";
 export const maxDuration = 300;
@@ -31,6 +32,9 @@ export const POST = uncompressedApiRoute<{ slug: string }>(
     });
   },
 );
+
+// Under `npm start`, later POSTs skip Next.js's router (see serveFromNode).
+serveFromNode("POST", "/api/mcp/integrations/[slug]", POST);
 
 export const GET = uncompressedApiRoute<{ slug: string }>(
   "GET /api/mcp/integrations/[slug]",
