@@ -90,48 +90,34 @@ try {
   const gatewayUrl = `${app.origin}/api/mcp`;
   const passthroughUrl = (slug: string) => `${app?.origin}/api/mcp/integrations/${slug}`;
 
-  const paths: { name: string; client: Caller; tool: string }[] = [
-    {
-      name: "SDK client → server-everything directly",
-      client: await clients.connect(upstream.url),
-      tool: "echo",
-    },
-    {
-      name: "→ mcp-hub 4.2 → server-everything",
-      client: await clients.connect(hub.url, { sse: true }),
-      tool: hub.toolName("echo"),
-    },
-    {
-      name: "→ Switchboard /api/mcp in a session → server-everything",
-      client: await clients.connectSessions(gatewayUrl, keyList, ring),
-      tool: `${echo.slug}_echo`,
-    },
-    {
-      name: "→ Switchboard pass-through in a session → server-everything",
-      client: await clients.connectSessions(passthroughUrl(echo.slug), keyList, ring),
-      tool: "echo",
-    },
-    {
-      name: "SDK client → plain echo server directly",
-      client: await clients.connect(plainUpstream.url),
-      tool: "echo",
-    },
-    {
-      name: "→ mcp-hub 4.2 → plain echo server",
-      client: await clients.connect(plainHub.url, { sse: true }),
-      tool: plainHub.toolName("echo"),
-    },
-    {
-      name: "→ Switchboard /api/mcp in a session → plain echo server",
-      client: await clients.connectSessions(gatewayUrl, keyList, ring),
-      tool: `${plain.slug}_echo`,
-    },
-    {
-      name: "→ Switchboard pass-through in a session → plain echo server",
-      client: await clients.connectSessions(passthroughUrl(plain.slug), keyList, ring),
-      tool: "echo",
-    },
-  ];
+  // The same four paths to each upstream server, in this order (the results below read them by place).
+  const paths: { name: string; client: Caller; tool: string }[] = [];
+  for (const target of [
+    { label: "server-everything", url: upstream.url, hub, slug: echo.slug },
+    { label: "plain echo server", url: plainUpstream.url, hub: plainHub, slug: plain.slug },
+  ])
+    paths.push(
+      {
+        name: `SDK client → ${target.label} directly`,
+        client: await clients.connect(target.url),
+        tool: "echo",
+      },
+      {
+        name: `→ mcp-hub 4.2 → ${target.label}`,
+        client: await clients.connect(target.hub.url, { sse: true }),
+        tool: target.hub.toolName("echo"),
+      },
+      {
+        name: `→ Switchboard /api/mcp in a session → ${target.label}`,
+        client: await clients.connectSessions(gatewayUrl, keyList, ring),
+        tool: `${target.slug}_echo`,
+      },
+      {
+        name: `→ Switchboard pass-through in a session → ${target.label}`,
+        client: await clients.connectSessions(passthroughUrl(target.slug), keyList, ring),
+        tool: "echo",
+      },
+    );
   const call = (client: Caller, tool: string, name: string) => async () => {
     const answer = await client.callTool({ name: tool, arguments: { message: "hi" } });
     if (answer.isError) throw new Error(`${name}: ${JSON.stringify(answer.content)}`);

@@ -3,12 +3,11 @@ import type { DatabaseHandle } from "@/db/client";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
-import { createIntegration } from "@/lib/mcp/integrations/create-integration";
-import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import { type RunningFixture, startFixture } from "../fixtures/mcp/start-fixture";
 import { GATEWAY_URL, gatewayFetch, useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
 import { createTestDatabase } from "./test-db";
+import { addTestedIntegration } from "./tested-integration";
 
 // A tools/call in a session whose client takes no questions is answered without an SDK server
 // (lib/gateway/sessions/session-call.ts): as JSON when it is quick, as a resumable event stream when it is not.
@@ -62,13 +61,7 @@ beforeAll(async () => {
   useDatabase(handle);
   [owner] = (await registerOwners(handle.db, "Ada")) as [UserContext];
   slow = await startFixture("slow");
-  const integration = await createIntegration(handle.db, owner, {
-    source: "custom",
-    name: "Slow",
-    transport: "streamable-http",
-    url: slow.url,
-  });
-  expect((await testIntegration(handle.db, owner, integration.id)).ok).toBe(true);
+  await addTestedIntegration(handle.db, owner, { name: "Slow", url: slow.url });
   key = (await createApiKey(handle.db, owner, { name: "session calls" })).key;
 }, 60_000);
 
