@@ -1,11 +1,10 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { request } from "undici";
 import { createKnowledgeNode } from "@/lib/knowledge/nodes";
 import { startEverything } from "../../tests/fixtures/mcp/start-fixture";
 import { ApiKeyRing } from "../api-key-ring";
+import { benchClients, type CallParams } from "../gateway/clients";
 import { benchEnvironment, buildIfNeeded, type RunningApp, startApp } from "../next-app";
 import { createBenchDatabase, requireDatabaseUrl } from "../postgres";
 import { addIntegration, closeBenchClients, createBenchApiKeys, createBenchOrganization } from "../seed";
@@ -15,8 +14,9 @@ import { percentile, printTable, result, sample } from "../stats";
  * What tracing costs: two instances of the app as deployed (`npm start`'s server on PostgreSQL, defaults for
  * logging and the rate limit), one without an OTLP endpoint and one exporting every span to a local OTLP/HTTP
  * receiver in this process, measured side by side in one run: BENCH_CALLS (500) sequential REST invokes of
- * node_knowledge_retriever and gateway tools/call of an integration's echo (server-everything over Streamable
- * HTTP), three repetitions interleaved, medians of each repetition's p50.
+ * node_knowledge_retriever, and gateway tools/call of an integration's echo (server-everything over Streamable
+ * HTTP) by a client that keeps no session and by clients in sessions (one per key, as a session belongs to the
+ * key that opened it), three repetitions interleaved, medians of each repetition's p50.
  */
 const databaseUrl = requireDatabaseUrl("tracing");
 const CALLS = Number(process.env.BENCH_CALLS ?? 500);
@@ -29,7 +29,7 @@ buildIfNeeded();
 const database = await createBenchDatabase(databaseUrl, "tracing");
 const upstream = await startEverything("streamableHttp", { port: ports.upstream });
 const apps: RunningApp[] = [];
-const clients: Client[] = [];
+const clients = benchClients();
 
 // The receiver reads each export to its end and counts it, as a collector would accept it, without decoding.
 let exports = 0;
@@ -48,7 +48,8 @@ try {
   const { ctx } = await createBenchOrganization(db, "Bench tracing");
   await createKnowledgeNode(db, ctx, { name: "router-1", content: "Knowledge about router-1." });
   await addIntegration(db, ctx, "Echo", upstream.url);
-  const keys = new ApiKeyRing(await createBenchApiKeys(db, ctx, 20));
+  const keyList = await createBenchApiKeys(db, ctx, 20);
+  const keys = new ApiKeyRing(keyList);
   await closeBenchClients();
 
   apps.push(await startApp({ port: ports.untraced, databaseUrl: database.url, env: shared }));
@@ -74,29 +75,32 @@ try {
     await answer.body.dump();
     if (answer.statusCode !== 200) throw new Error(`invoke answered ${answer.statusCode}`);
   };
-  const connect = async (app: RunningApp) => {
-    const client = new Client({ name: "switchboard-bench", version: "1.0.0" });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${app.origin}/api/mcp`), { fetch: keys.fetch }),
-    );
-    clients.push(client);
-    return async () => {
-      const answer = await client.callTool({ name: "echo_echo", arguments: { message: "hi" } });
-      if (answer.isError) throw new Error(JSON.stringify(answer.content));
-    };
+  const echo = (client: { callTool(params: CallParams): Promise<Record<string, unknown>> }) => async () => {
+    const answer = await client.callTool({ name: "echo_echo", arguments: { message: "hi" } });
+    if (answer.isError) throw new Error(JSON.stringify(answer.content));
   };
   const paths = [];
   for (const app of apps) {
-    const traced = app.port === ports.traced;
-    paths.push({ name: `REST invoke, tracing ${traced ? "on" : "off"}`, run: invoke(app) });
-    paths.push({ name: `gateway tools/call, tracing ${traced ? "on" : "off"}`, run: await connect(app) });
+    const tracing = app.port === ports.traced ? "on" : "off";
+    const gatewayUrl = `${app.origin}/api/mcp`;
+    paths.push({ name: `REST invoke, tracing ${tracing}`, run: invoke(app) });
+    paths.push({
+      name: `gateway tools/call without a session, tracing ${tracing}`,
+      run: echo(await clients.connect(gatewayUrl, { ring: keys, stateless: true })),
+    });
+    paths.push({
+      name: `gateway tools/call in a session, tracing ${tracing}`,
+      run: echo(await clients.connectSessions(gatewayUrl, keyList, keys)),
+    });
   }
   const p50s = paths.map(() => [] as number[]);
   for (let r = 0; r < REPETITIONS; r++)
     for (const [i, path] of paths.entries()) p50s[i]?.push(percentile(await sample(path.run, CALLS, 20), 50));
   const median = (i: number) => percentile(p50s[i] ?? [], 50);
   printTable(paths.map((path, i) => ({ measurement: path.name, p50_ms: Number(median(i).toFixed(2)) })));
-  const [restOff, gatewayOff, restOn, gatewayOn] = [0, 1, 2, 3].map(median) as [
+  const [restOff, gatewayOff, sessionOff, restOn, gatewayOn, sessionOn] = [0, 1, 2, 3, 4, 5].map(median) as [
+    number,
+    number,
     number,
     number,
     number,
@@ -107,10 +111,11 @@ try {
   );
   result("rest_tracing_overhead_p50", restOn / restOff);
   result("gateway_tracing_overhead_p50", gatewayOn / gatewayOff);
-  result("tracing_overhead_p50", Math.max(restOn / restOff, gatewayOn / gatewayOff));
+  result("session_tracing_overhead_p50", sessionOn / sessionOff);
+  result("tracing_overhead_p50", Math.max(restOn / restOff, gatewayOn / gatewayOff, sessionOn / sessionOff));
   result("trace_exports", exports);
 } finally {
-  for (const client of clients) await client.close().catch(() => {});
+  await clients.closeAll();
   for (const app of apps) await app.stop();
   receiver.close();
   await upstream.stop();
