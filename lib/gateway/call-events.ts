@@ -1,11 +1,10 @@
-import { CreateMessageResultSchema, ElicitResultSchema } from "@modelcontextprotocol/core";
 import type {
   LoggingMessageNotificationParams,
   Progress,
   Result,
   ServerContext,
 } from "@modelcontextprotocol/server";
-import { type AskClient, clientQuestions, type QuestionMethod } from "./client-questions";
+import { type AskClient, answerSchemaOf, clientQuestions, type QuestionMethod } from "./client-questions";
 import type { CallRelay } from "./endpoint";
 import { envelopeOf } from "./modern-envelope";
 import { atOrAbove } from "./sessions/request-relay";
@@ -49,8 +48,7 @@ export function embedded(method: QuestionMethod, params: Record<string, unknown>
 
 /** The client's answer to a question, if it is one (a malformed answer counts as none: the question is asked again). */
 export function answerTo(question: Question, response: unknown): Record<string, unknown> | undefined {
-  const schema = question.method === "elicitation/create" ? ElicitResultSchema : CreateMessageResultSchema;
-  const parsed = schema.safeParse(response);
+  const parsed = answerSchemaOf(question.method).safeParse(response);
   return parsed.success ? (parsed.data as Record<string, unknown>) : undefined;
 }
 

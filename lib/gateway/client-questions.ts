@@ -1,7 +1,21 @@
+import {
+  CreateMessageResultSchema,
+  ElicitResultSchema,
+  ListRootsResultSchema,
+} from "@modelcontextprotocol/core";
 import type { CallRelay } from "./endpoint";
 import { asUpstreamAnswer } from "./upstream-bridge";
 
-export type QuestionMethod = "elicitation/create" | "sampling/createMessage";
+export type QuestionMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
+
+const answerSchemas = {
+  "elicitation/create": ElicitResultSchema,
+  "sampling/createMessage": CreateMessageResultSchema,
+  "roots/list": ListRootsResultSchema,
+};
+
+/** What a client's answer to a question of this kind must be. */
+export const answerSchemaOf = (method: QuestionMethod) => answerSchemas[method];
 
 /** Puts one question to the client and gives its answer (checked by whoever asks). */
 export type AskClient = (
@@ -12,13 +26,13 @@ export type AskClient = (
 
 /**
  * The questions of an upstream server a client takes, by the capabilities it declared: elicitation (only the modes
- * it names; none named means forms) and sampling. The others are left out, so the upstream server is told the client
- * cannot take them.
+ * it names; none named means forms), sampling and its roots. The others are left out, so the upstream server is
+ * told the client cannot take them.
  */
 export function clientQuestions(
   capabilities: Record<string, unknown>,
   ask: AskClient,
-): Pick<CallRelay, "elicit" | "createMessage"> {
+): Pick<CallRelay, "elicit" | "createMessage" | "listRoots"> {
   const elicitation = capabilities.elicitation as { form?: object; url?: object } | undefined;
   return {
     elicit: elicitation
@@ -36,6 +50,9 @@ export function clientQuestions(
           asUpstreamAnswer(
             (await ask("sampling/createMessage", params as Record<string, unknown>, signal)) as object,
           )
+      : undefined,
+    listRoots: capabilities.roots
+      ? async (signal) => asUpstreamAnswer((await ask("roots/list", {}, signal)) as object)
       : undefined,
   };
 }

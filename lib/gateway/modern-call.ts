@@ -80,7 +80,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * tools/call, prompts/get and resources/read for 2026-07-28 clients. A call runs as on any revision, its progress
  * and log messages on its own response. When the upstream server asks the client something (elicitation,
- * sampling, if the request's capabilities declare it), the answer is `input_required` with the question and a
+ * sampling, its roots, if the request's capabilities declare it), the answer is `input_required` with the question and a
  * signed requestState, and the call goes on waiting where it runs (see parkCall). The client's retry, on any
  * instance, hands the answers to it and answers with what the call does next: its result, or its next questions.
  */

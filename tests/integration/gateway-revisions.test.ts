@@ -72,6 +72,7 @@ const answers = {
   elicit: (message: string) =>
     /context/.test(message) ? { context: "tides" } : { name: "Ada Lovelace", check: true },
   sample: (prompt: string) => `echo: ${prompt}`,
+  roots: [{ uri: "file:///work/tides", name: "Tides" }],
 };
 
 describe.each(["2025-11-25", "2026-07-28"] as Revision[])("a client speaking %s", (revision) => {
@@ -225,6 +226,15 @@ describe.each(["2025-11-25", "2026-07-28"] as Revision[])("a client speaking %s"
         // The server sees this client's capabilities (it takes sampling), so it does not ask.
         const able = await client.callTool(endpoint.tool("modern", "test_missing_capability"), {});
         expect(textOf(able)).toBe("Success");
+      });
+
+      it("asks the client for its roots, and the call goes on with them", async () => {
+        const client = await connect("modern");
+        const rooted = await client.callTool(
+          endpoint.tool("modern", "test_input_required_result_list_roots"),
+          {},
+        );
+        expect(textOf(rooted)).toBe("Roots: file:///work/tides");
       });
 
       it("reads its resources and gets its prompts", async () => {

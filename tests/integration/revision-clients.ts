@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextp
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
+  ListRootsRequestSchema,
   type Progress,
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
@@ -17,6 +18,7 @@ type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 type Answers = {
   elicit?: (message: string) => Record<string, unknown>;
   sample?: (prompt: string) => string;
+  roots?: { uri: string; name?: string }[];
 };
 
 /**
@@ -58,6 +60,7 @@ export async function connectRevision(
   const capabilities = {
     ...(answers.elicit ? { elicitation: {} } : {}),
     ...(answers.sample ? { sampling: {} } : {}),
+    ...(answers.roots ? { roots: {} } : {}),
   };
   const requestInit = { headers: { Authorization: `Bearer ${key}` } };
   if (revision === "2025-11-25") {
@@ -76,6 +79,10 @@ export async function connectRevision(
         model: "test-model",
         content: { type: "text", text: sample(textOfPrompt(request.params)) },
       }));
+    }
+    if (answers.roots) {
+      const roots = answers.roots;
+      client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots }));
     }
     await client.connect(new LegacyTransport(new URL(url), { fetch, requestInit }));
     return {
@@ -129,6 +136,10 @@ export async function connectRevision(
       model: "test-model",
       content: { type: "text", text: sample(textOfPrompt(request.params)) },
     }));
+  }
+  if (answers.roots) {
+    const roots = answers.roots;
+    client.setRequestHandler("roots/list", async () => ({ roots }));
   }
   await client.connect(new ModernTransport(new URL(url), { fetch, requestInit }));
   if (client.getProtocolEra() !== "modern") throw new Error("the client did not speak 2026-07-28");

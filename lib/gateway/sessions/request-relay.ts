@@ -1,11 +1,10 @@
-import { CreateMessageResultSchema, ElicitResultSchema } from "@modelcontextprotocol/core";
 import type {
   LoggingLevel,
   ServerContext,
   ServerNotification,
   ServerRequest,
 } from "@modelcontextprotocol/server";
-import { clientQuestions } from "../client-questions";
+import { answerSchemaOf, clientQuestions } from "../client-questions";
 import type { CallRelay } from "../endpoint";
 import type { GatewaySession } from "./session-store";
 
@@ -30,8 +29,8 @@ export function atOrAbove(level: LoggingLevel, chosen: string | null | undefined
 
 /**
  * How an upstream server's messages about one call reach the session's client, on the call's own stream:
- * progress when the client asked for it, elicitation and sampling when it declared them (withdrawn when either
- * side cancels the call), log messages at or above its level.
+ * progress when the client asked for it, elicitation, sampling and its roots when it declared them (withdrawn when
+ * either side cancels the call), log messages at or above its level.
  */
 export function relayForRequest(
   session: GatewaySession | undefined,
@@ -57,11 +56,7 @@ export function relayForRequest(
         ? undefined
         : (progress) => notify({ method: "notifications/progress", params: { ...progress, progressToken } }),
     ...clientQuestions(capabilities, (method, params, signal) =>
-      ctx.mcpReq.send(
-        { method, params } as ServerRequest,
-        method === "elicitation/create" ? ElicitResultSchema : CreateMessageResultSchema,
-        ask(signal),
-      ),
+      ctx.mcpReq.send({ method, params } as ServerRequest, answerSchemaOf(method), ask(signal)),
     ),
     log: (params) => {
       if (atOrAbove(params.level, session.logLevel)) notify({ method: "notifications/message", params });

@@ -21,10 +21,10 @@ const STREAM_AFTER_MS = 200;
 // What the SDK's transport writes on a quiet stream, and as often.
 const KEEP_ALIVE_MS = 15_000;
 
-/** Whether the session's client can be asked nothing (no elicitation, no sampling): its calls need no inbox. */
+/** Whether the session's client can be asked nothing (no elicitation, sampling or roots): its calls need no inbox. */
 export function takesNoQuestions(session: GatewaySession): boolean {
   const questions = clientQuestions(session.clientCapabilities, () => Promise.reject(new Error("unused")));
-  return !questions.elicit && !questions.createMessage;
+  return !questions.elicit && !questions.createMessage && !questions.listRoots;
 }
 
 /**

@@ -1,4 +1,3 @@
-import { CreateMessageResultSchema, ElicitResultSchema } from "@modelcontextprotocol/core";
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -12,7 +11,7 @@ import type { Database } from "@/db/client";
 import { logger } from "@/lib/logger";
 import type { CallEvent, Question } from "../call-events";
 import type { GatewayCaller } from "../caller";
-import { clientQuestions } from "../client-questions";
+import { answerSchemaOf, clientQuestions } from "../client-questions";
 import type { GatewayCall } from "../endpoint";
 import { pageOf } from "../list-pages";
 import { POLL_INTERVAL_MS, startParkedTask, TASK_TTL_MS, taskOf, unknownTask } from "../modern-tasks";
@@ -64,7 +63,7 @@ async function putToClient(taskId: string, task: ResumedCall, call: ServerContex
   try {
     const answer = await call.mcpReq.send(
       { method: question.method, params: { ...params, _meta } } as ServerRequest,
-      question.method === "elicitation/create" ? ElicitResultSchema : CreateMessageResultSchema,
+      answerSchemaOf(question.method),
       { signal: call.mcpReq.signal, timeout: ASK_CLIENT_TIMEOUT_MS },
     );
     await task.noteAnswered(question.key);

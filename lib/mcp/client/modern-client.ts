@@ -67,6 +67,7 @@ function withCallersMeta<P extends { _meta?: Record<string, unknown> }>(params: 
   const capabilities = {
     ...(relay?.elicit ? { elicitation: { form: {}, url: {} } } : {}),
     ...(relay?.createMessage ? { sampling: {} } : {}),
+    ...(relay?.listRoots ? { roots: {} } : {}),
   };
   return {
     ...params,
@@ -97,7 +98,7 @@ export class ModernUpstreamClient implements UpstreamClient {
     private readonly onHttpFailure?: () => void,
   ) {
     this.client = new ModernClient(clientInfo, {
-      capabilities: { elicitation: { form: {}, url: {} }, sampling: {} },
+      capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
       versionNegotiation: { mode: { pin: MODERN_REVISION } },
     });
     this.client.setRequestHandler("elicitation/create", (request, ctx) => {
@@ -109,6 +110,11 @@ export class ModernUpstreamClient implements UpstreamClient {
       const createMessage = relayFor(this)?.createMessage;
       if (!createMessage) throw unable("sampling");
       return createMessage(request.params as never, ctx.mcpReq.signal) as never;
+    });
+    this.client.setRequestHandler("roots/list", (_request, ctx) => {
+      const listRoots = relayFor(this)?.listRoots;
+      if (!listRoots) throw unable("roots");
+      return listRoots(ctx.mcpReq.signal) as never;
     });
     this.client.setNotificationHandler("notifications/message", (notification) => {
       relayFor(this)?.log?.(notification.params as never);

@@ -4,6 +4,7 @@ import type {
   CreateMessageResult,
   ElicitRequest,
   ElicitResult,
+  ListRootsResult,
   LoggingMessageNotification,
   Progress,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -16,6 +17,7 @@ export interface DownstreamRelay {
   progress?(progress: Progress): void;
   elicit?(params: ElicitRequest["params"], signal: AbortSignal): Promise<ElicitResult>;
   createMessage?(params: CreateMessageRequest["params"], signal: AbortSignal): Promise<CreateMessageResult>;
+  listRoots?(signal: AbortSignal): Promise<ListRootsResult>;
   log?(params: LoggingMessageNotification["params"]): void;
 }
 
