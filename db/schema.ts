@@ -53,6 +53,8 @@ export const organizations = pgTable("organizations", {
   oauthRedirectHosts: jsonb("oauth_redirect_hosts").$type<string[]>(),
   /** Models of the configured endpoint that members may choose in a conversation, besides each agent's own. */
   chatModels: jsonb("chat_models").$type<string[]>().notNull().default([]),
+  /** Models the admin marked as not taking images: an attached image reaches them as a note, not its bytes. */
+  textOnlyModels: jsonb("text_only_models").$type<string[]>().notNull().default([]),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -110,6 +110,10 @@ export const envSchema = z.object({
   CHAT_FILE_MAX_BYTES: wholeNumber("bytes", 10_485_760).refine((value) => value >= 1, {
     message: "must be at least 1",
   }),
+  /** How long a file uploaded to a conversation but named by none of its messages is kept (unsent, or removed). */
+  CHAT_FILE_ORPHAN_TTL_HOURS: wholeNumber("hours", 24).refine((value) => value >= 1, {
+    message: "must be at least 1",
+  }),
   /**
    * How long a conversation start, or a listing that meets a never-discovered integration, waits for servers
    * before going on with what has answered.

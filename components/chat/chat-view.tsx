@@ -438,6 +438,7 @@ export function ChatView({
             view={view}
             offline={offline}
             busy={busy}
+            textOnlyModel={model && models?.textOnly.includes(model) ? model : undefined}
             canRegenerate={messages.some((m) => m.role === "assistant")}
             latest={
               away ? (

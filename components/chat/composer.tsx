@@ -51,6 +51,7 @@ export function Composer({
   view,
   offline,
   busy,
+  textOnlyModel,
   canRegenerate,
   onSend,
   onPromptMessages,
@@ -65,6 +66,8 @@ export function Composer({
   view: ConversationView | null;
   offline: boolean;
   busy: boolean;
+  /** The chosen model, when the organization marked it as not taking images. */
+  textOnlyModel?: string;
   canRegenerate: boolean;
   onSend: (text: string, attachments: ResourceAttachment[], files: FileAttachment[]) => void;
   onPromptMessages: (messages: UIMessage[]) => void;
@@ -257,6 +260,12 @@ export function Composer({
         </div>
       ) : null}
       <AttachedFiles uploads={uploads.uploads} onRemove={uploads.remove} />
+      {textOnlyModel && uploads.ready.some((file) => file.mediaType.startsWith("image/")) ? (
+        <p className="text-xs text-warning-text" role="status" data-testid="image-warning">
+          {textOnlyModel} cannot see images: it will only be told an image was attached. Choose another model
+          to have it look at the image.
+        </p>
+      ) : null}
       {attachments.length > 0 ? (
         <ul className="flex flex-wrap gap-2" aria-label="Attached resources">
           {attachments.map((a) => (

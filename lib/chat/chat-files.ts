@@ -8,6 +8,7 @@ import { isUuid } from "@/lib/validation";
 import { getConversation } from "./conversations";
 import { extractFileText } from "./file-text";
 import { formatFileSize, sniffFileType } from "./file-types";
+import { sweepOrphanedChatFilesNowAndThen } from "./orphaned-files";
 
 /** A stored file as the browser and the stored message know it: never its bytes. */
 export interface ChatFileInfo {
@@ -90,6 +91,7 @@ export async function storeChatFile(
       size: chatFiles.size,
     });
   if (!row) throw new Error("The file was not stored.");
+  await sweepOrphanedChatFilesNowAndThen(db);
   return info(row);
 }
 

@@ -7,14 +7,8 @@ import { type RequestContext, requireAdmin, type UserContext } from "@/lib/auth/
 import { getEnv } from "@/lib/env";
 import { ValidationError } from "@/lib/errors";
 import { parseInput } from "@/lib/validation";
-
-/** A model name as OpenAI-compatible servers spell them: `gpt-4o-mini`, `llama3.1:8b`, `org/model@v2`. */
-export const modelNameSchema = z
-  .string({ error: "A model is named by a string." })
-  .trim()
-  .min(1, { error: "Enter a model name." })
-  .max(200, { error: "A model name is at most 200 characters." })
-  .regex(/^[\w.:/@+-]+$/, { error: "A model name holds letters, digits and . : / @ + - _ only." });
+import { modelNameSchema } from "./model-name";
+import { organizationTextOnlyModels } from "./text-only-models";
 
 const chatModelsSchema = z
   .array(modelNameSchema)
@@ -49,11 +43,12 @@ export async function setOrganizationChatModels(db: Database, ctx: RequestContex
   return models;
 }
 
-/** The models a conversation may use, the agent's first, and the one it uses now. */
+/** The models a conversation may use, the agent's first, the one it uses now, and those that take no images. */
 export interface ConversationModels {
   agentDefault: string;
   models: string[];
   chosen: string;
+  textOnly: string[];
 }
 
 /** The models a conversation with this agent may use: the agent's first, then the organization's others. */
@@ -116,8 +111,11 @@ export async function conversationModels(
   conversation: Pick<Conversation, "model">,
   agentModel: string | null,
 ): Promise<ConversationModels> {
-  const { agentDefault, models } = await modelChoices(db, ctx, agentModel);
+  const [{ agentDefault, models }, textOnly] = await Promise.all([
+    modelChoices(db, ctx, agentModel),
+    organizationTextOnlyModels(db, ctx),
+  ]);
   const chosen =
     conversation.model && models.includes(conversation.model) ? conversation.model : agentDefault;
-  return { agentDefault, models, chosen };
+  return { agentDefault, models, chosen, textOnly: models.filter((model) => textOnly.includes(model)) };
 }

@@ -23,6 +23,7 @@ import { chatModel, offline } from "./model";
 import { describeModelError } from "./model-errors";
 import { prepareConversation } from "./prepare-conversation";
 import { attachmentForModel, withAttachmentsRead } from "./resource-attachments";
+import { modelTakesImages } from "./text-only-models";
 import { withToolRelay } from "./tool-relay";
 import { forModel, withTurnError } from "./turn-errors";
 import { historyForTurn } from "./turn-history";
@@ -55,7 +56,10 @@ export async function chatTurn(
       message &&
       (await withFilesRead(db, ctx, conversation.id, await withAttachmentsRead(db, ctx, active, message))),
   });
-  const files = await filesOfMessages(db, ctx, conversation.id, messages);
+  const [files, takesImages] = await Promise.all([
+    filesOfMessages(db, ctx, conversation.id, messages),
+    modelTakesImages(db, ctx, modelName),
+  ]);
   const { model, name, baseURL, offline: offlineMode } = chatModel(modelName);
   // An answer continued after approvals adds this turn's tokens to what it had.
   const earlier = request.approvals ? answerMetadata(messages.at(-1) ?? {}) : undefined;
@@ -87,7 +91,7 @@ export async function chatTurn(
         part.type === "data-resource"
           ? attachmentForModel(part.data)
           : part.type === "data-file"
-            ? fileForModel(part.data, files)
+            ? fileForModel(part.data, files, { name: modelName, takesImages })
             : undefined,
     }),
     tools,

@@ -56,10 +56,14 @@ export async function filesOfMessages(
   return new Map(files.map((file) => [file.fileId, file]));
 }
 
-/** What the model receives for an attached file: an image as an image part, other files as their extracted text. */
+/**
+ * What the model receives for an attached file: an image as an image part (or, for a model that takes no images, a
+ * note that one was attached, so it can tell the user), other files as their extracted text.
+ */
 export function fileForModel(
   data: unknown,
   files: Map<string, ChatFileContent>,
+  model: { name: string; takesImages: boolean },
 ): TextPart | FilePart | undefined {
   const parsed = fileAttachmentSchema.safeParse(data);
   if (!parsed.success) return undefined;
@@ -67,11 +71,11 @@ export function fileForModel(
   const label = `Attached file "${parsed.data.name}" (${parsed.data.mediaType}, ${formatFileSize(parsed.data.size)})`;
   if (!file) return { type: "text", text: `${label}: no longer available.` };
   if (file.mediaType.startsWith("image/"))
-    return {
-      type: "file",
-      data: new Uint8Array(file.content),
-      mediaType: file.mediaType,
-      filename: file.name,
-    };
+    return model.takesImages
+      ? { type: "file", data: new Uint8Array(file.content), mediaType: file.mediaType, filename: file.name }
+      : {
+          type: "text",
+          text: `An image named "${file.name}" was attached, but this model (${model.name}) cannot see images, so it was not sent.`,
+        };
   return { type: "text", text: `${label}:\n\n${file.text ?? ""}` };
 }

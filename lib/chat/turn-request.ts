@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { modelNameSchema } from "./chat-models";
 import { fileReferenceSchema } from "./file-attachment-schema";
+import { modelNameSchema } from "./model-name";
 import { attachmentReferenceSchema } from "./resource-attachments";
 
 // What a person types never holds a NUL character, and PostgreSQL could not store it: refused here, with a 400.

@@ -136,3 +136,34 @@ test.describe
       }
     }
   });
+
+test("the composer warns when an image is attached and the chosen model is marked text only", async ({
+  page,
+  signedIn: _,
+}) => {
+  const problems: string[] = [];
+  await checkPage(page, "/settings/models", 1366, "light", problems);
+  const textOnly = page.getByRole("form", { name: "Text-only models" });
+  await textOnly.getByRole("checkbox", { name: "scripted-model" }).check();
+  await textOnly.getByRole("button", { name: "Save" }).click();
+  await expect(textOnly.getByRole("status")).toHaveText("Saved: text only: scripted-model.");
+
+  await page.goto("/chat");
+  await page.getByRole("button", { name: "New conversation" }).click();
+  await expect(page.getByLabel("Message", { exact: true })).toBeFocused();
+  const warning = page.getByTestId("image-warning");
+  await dispatchFiles(page, "#chat-input", "paste", [
+    { name: "notes.txt", type: "text/plain", base64: Buffer.from(note).toString("base64") },
+  ]);
+  await expect(page.getByTestId("attached-file")).toHaveText([/notes\.txt/]);
+  await expect(warning).toHaveCount(0);
+  await dispatchFiles(page, "#chat-input", "paste", [
+    { name: "dot.png", type: "image/png", base64: tinyPng.toString("base64") },
+  ]);
+  await expect(warning).toHaveText(
+    "scripted-model cannot see images: it will only be told an image was attached. Choose another model to have it look at the image.",
+  );
+  await page.getByRole("button", { name: "Remove dot.png" }).click();
+  await expect(warning).toHaveCount(0);
+  expect(problems).toEqual([]);
+});

@@ -41,11 +41,10 @@ test.describe
           // The organization's settings list what the endpoint's /models answered.
           await checkPage(page, "/settings/models", viewport.width, colorScheme, problems);
           await expect(page.getByRole("heading", { name: "Chat models" })).toBeVisible();
-          await page.getByRole("checkbox", { name: "scripted-large" }).check();
-          await page.getByRole("button", { name: "Save" }).click();
-          await expect(page.getByRole("status").filter({ hasText: "Saved" })).toHaveText(
-            "Saved: scripted-large.",
-          );
+          const allowed = page.getByRole("form", { name: "Allowed chat models" });
+          await allowed.getByRole("checkbox", { name: "scripted-large" }).check();
+          await allowed.getByRole("button", { name: "Save" }).click();
+          await expect(allowed.getByRole("status")).toHaveText("Saved: scripted-large.");
 
           await page.goto("/chat");
           await page.getByRole("button", { name: "New conversation" }).click();

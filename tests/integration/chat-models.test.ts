@@ -107,6 +107,7 @@ describe("the models an organization allows", () => {
       agentDefault: "scripted-model",
       models: ["scripted-model", "scripted-large"],
       chosen: "scripted-model",
+      textOnly: [],
     });
     expect(
       await chooseConversationModel(handle.db, member, conversation, agent.model, "scripted-large"),

@@ -1,12 +1,15 @@
 import type { Metadata } from "next";
 import { forbidden } from "next/navigation";
 import { Alert } from "@/components/ui/alert";
-import { Card } from "@/components/ui/card";
+import { Card, CardDescription, CardTitle } from "@/components/ui/card";
 import { isAdminRole } from "@/lib/auth/context";
 import { requireSignedInPage } from "@/lib/auth/request-context";
+import { listAgents } from "@/lib/chat/agents";
 import { agentModelName, organizationChatModels } from "@/lib/chat/chat-models";
 import { endpointModels } from "@/lib/chat/endpoint-models";
+import { organizationTextOnlyModels } from "@/lib/chat/text-only-models";
 import { ChatModelsForm } from "./chat-models-form";
+import { TextOnlyModelsForm } from "./text-only-models-form";
 
 export const metadata: Metadata = { title: "Chat models" };
 
@@ -14,7 +17,16 @@ export const metadata: Metadata = { title: "Chat models" };
 export default async function ChatModelsPage() {
   const { db, ctx } = await requireSignedInPage();
   if (!isAdminRole(ctx.role)) forbidden();
-  const [endpoint, allowed] = await Promise.all([endpointModels(), organizationChatModels(db, ctx)]);
+  const [endpoint, allowed, textOnly, agents] = await Promise.all([
+    endpointModels(),
+    organizationChatModels(db, ctx),
+    organizationTextOnlyModels(db, ctx),
+    listAgents(db, ctx),
+  ]);
+  // Every model a conversation can answer with: each agent's own, the allowed ones, and any still marked.
+  const usable = [
+    ...new Set([...agents.map((agent) => agentModelName(agent.model)), ...allowed, ...textOnly]),
+  ];
   return (
     <div className="grid gap-6">
       <div>
@@ -26,12 +38,25 @@ export default async function ChatModelsPage() {
         </p>
       </div>
       {endpoint.configured ? (
-        <Card>
-          {endpoint.listed === null ? (
-            <Alert tone="info">{endpoint.reason} Type the names of the models it serves.</Alert>
-          ) : null}
-          <ChatModelsForm listed={endpoint.listed ?? []} allowed={allowed} />
-        </Card>
+        <>
+          <Card>
+            {endpoint.listed === null ? (
+              <Alert tone="info">{endpoint.reason} Type the names of the models it serves.</Alert>
+            ) : null}
+            <ChatModelsForm listed={endpoint.listed ?? []} allowed={allowed} />
+          </Card>
+          <Card className="grid gap-4">
+            <div>
+              <CardTitle>Images</CardTitle>
+              <CardDescription>
+                Attached images go to a model as images unless it is marked text only here (a local text
+                model, say): it then reads that an image was attached but not sent, and the composer warns
+                before sending.
+              </CardDescription>
+            </div>
+            <TextOnlyModelsForm models={usable} textOnly={textOnly} />
+          </Card>
+        </>
       ) : (
         <Alert tone="info">
           No model endpoint is configured (<code>OPENAI_BASE_URL</code> or <code>OPENAI_API_KEY</code>): the

@@ -1,0 +1,1 @@
+ALTER TABLE "organizations" ADD COLUMN "text_only_models" jsonb DEFAULT '[]'::jsonb NOT NULL;
