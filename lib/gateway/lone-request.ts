@@ -28,6 +28,6 @@ export function loneRequest(headers: Headers, body: unknown, method: string): JS
 }
 
 /** The JSON answer the SDK's transport sends for one request without a session (JSON response mode). */
-export function jsonRpcAnswer(body: BodyInit): Response {
-  return new Response(body, { status: 200, headers: { "Content-Type": "application/json" } });
+export function jsonRpcAnswer(body: BodyInit, status = 200): Response {
+  return new Response(body, { status, headers: { "Content-Type": "application/json" } });
 }

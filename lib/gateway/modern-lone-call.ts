@@ -10,10 +10,12 @@ import {
   CLIENT_INFO_META_KEY,
   type Implementation,
   PROTOCOL_VERSION_META_KEY,
+  ProtocolErrorCode,
   type RequestId,
   SERVER_INFO_META_KEY,
 } from "@modelcontextprotocol/server";
-import { toolsCallAnswer } from "./tools-call-answer";
+import { jsonRpcAnswer } from "./lone-request";
+import { toolsCallMessage } from "./tools-call-answer";
 
 const REVISION = "2026-07-28";
 const MESSAGE_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
@@ -68,18 +70,22 @@ export function loneModernToolsCall(
 /**
  * The answer to a lone 2026-07-28 tools/call without building the SDK's handler and server for it: byte for byte
  * what they send (one JSON result stamped with its result type and the server's identity; a failure as the SDK's
- * server reports it), the result checked by the SDK's own schema.
+ * server reports it), the result checked by the SDK's own schema. A call refused because the client did not
+ * declare a capability it needs (-32021) answers 400, as the revision requires of HTTP and the SDK does.
  */
-export function modernToolsCallAnswer(
+export async function modernToolsCallAnswer(
   id: RequestId,
   server: Implementation,
   call: () => Promise<CallToolResult>,
 ): Promise<Response> {
-  return toolsCallAnswer(id, call, (result) => ({
+  const message = await toolsCallMessage(id, call, (result) => ({
     ...result,
     resultType: "complete",
     _meta: { [SERVER_INFO_META_KEY]: server },
   }));
+  const refused =
+    "error" in message && message.error.code === ProtocolErrorCode.MissingRequiredClientCapability;
+  return jsonRpcAnswer(JSON.stringify(message), refused ? 400 : 200);
 }
 
 // Tools whose arguments go in headers too (SEP-2243): the SDK checks those headers, so their calls are its own.

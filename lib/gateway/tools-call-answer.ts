@@ -31,6 +31,11 @@ export function errorOf(error: unknown) {
   };
 }
 
+/** A tools/call's JSON-RPC answer: its result, or its failure. */
+export type ToolsCallMessage =
+  | { result: object; jsonrpc: "2.0"; id: RequestId }
+  | { jsonrpc: "2.0"; id: RequestId; error: ReturnType<typeof errorOf> };
+
 /**
  * The JSON-RPC answer to a tools/call as the SDK's server makes it: the result checked and normalized by the SDK's
  * own schema, or the failure as its error.
@@ -40,7 +45,7 @@ export async function toolsCallMessage(
   call: () => Promise<CallToolResult>,
   // What a revision adds to the checked result (2026-07-28: its result type and the server's info).
   stamp: (result: CallToolResult) => object = (result) => result,
-): Promise<object> {
+): Promise<ToolsCallMessage> {
   try {
     const result = CallToolResultSchema.safeParse(await call());
     if (!result.success)

@@ -6,8 +6,10 @@ import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { type RunningFixture, startEverything, startFixture } from "../fixtures/mcp/start-fixture";
 import {
   addIntegrations,
+  envelope,
   GATEWAY_URL,
   gatewayFetch,
+  modernRequest,
   passThroughFetch,
   textOf,
   useDatabase,
@@ -44,36 +46,6 @@ afterAll(async () => {
   useDatabase(undefined);
   await handle?.close();
 });
-
-const envelope = (capabilities: Record<string, unknown> = {}) => ({
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientInfo": { name: "by-hand", version: "1.0.0" },
-  "io.modelcontextprotocol/clientCapabilities": capabilities,
-});
-
-/** A 2026-07-28 request written by hand, with the routing headers the revision asks for. */
-async function modernRequest(
-  bearer: string,
-  method: string,
-  params: Record<string, unknown>,
-  { url = GATEWAY_URL, fetch = gatewayFetch, name = String(params.name ?? params.taskId) } = {},
-) {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${bearer}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": method,
-      "mcp-name": name,
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const text = await response.text();
-  const json = text.startsWith("{") ? text : (text.match(/^data: (\{.*"id":1.*)$/m)?.[1] ?? "{}");
-  return { status: response.status, headers: response.headers, body: JSON.parse(json) };
-}
 
 const modernCall = (bearer: string, params: Record<string, unknown>) =>
   modernRequest(bearer, "tools/call", params);

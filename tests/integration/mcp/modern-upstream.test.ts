@@ -9,7 +9,15 @@ import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { testIntegration } from "@/lib/mcp/integrations/test-connection";
 import { runIntegrationTool } from "@/lib/tools/integration-tool-run";
 import { type RunningFixture, startFixture, startScriptedModel } from "../../fixtures/mcp/start-fixture";
-import { connectGateway, connectPassThrough, textOf, useDatabase } from "../gateway-client";
+import {
+  connectGateway,
+  connectPassThrough,
+  envelope,
+  modernRequest,
+  passThroughFetch,
+  textOf,
+  useDatabase,
+} from "../gateway-client";
 import { registerOwners } from "../org-users";
 import { restInvoke } from "../rest-client";
 import { scriptedChatTurn } from "../scripted-chat";
@@ -82,6 +90,27 @@ describe("an integration whose server speaks only 2026-07-28", () => {
     const refused = await restInvoke(key, "modern_test_missing_capability");
     expect(refused.status).toBe(500);
     expect(refused.body.upstream_error).toMatchObject({ code: -32021 });
+  });
+
+  it("refuses a 2026-07-28 call needing a capability its client did not declare with 400 and -32021, on both endpoints", async () => {
+    const viaGateway = await modernRequest(key, "tools/call", {
+      name: "modern_test_missing_capability",
+      arguments: {},
+      _meta: envelope(),
+    });
+    const viaPassThrough = await modernRequest(
+      key,
+      "tools/call",
+      { name: "test_missing_capability", arguments: {}, _meta: envelope() },
+      { url: "http://localhost:3000/api/mcp/integrations/modern", fetch: passThroughFetch("modern") },
+    );
+    for (const refused of [viaGateway, viaPassThrough]) {
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { sampling: {} } },
+      });
+    }
   });
 
   it("hears its list changes on a listen stream, and the catalog shows the new tool", async () => {
