@@ -162,7 +162,8 @@ export async function stopSignalOf(
 ): Promise<{ signal: AbortSignal; close: () => void }> {
   const stopped = new AbortController();
   const close = await onChange(db, STOPS_CHANNEL, (payload) => {
-    if (payload === turnId) stopped.abort(new Error("The user stopped the answer."));
+    // An AbortError, which the AI SDK takes for a stop (any other reason reads as the model failing).
+    if (payload === turnId) stopped.abort(new DOMException("The user stopped the answer.", "AbortError"));
   });
   return { signal: stopped.signal, close };
 }

@@ -63,8 +63,11 @@ test.describe
           // Thirty seconds of answer: still coming after the reload, however slow the machine.
           await slowAnswer(page, 100, 300);
           await ask(page, "Again, please");
+          // The second answer, each time: until it shows, the last answer on the page is the first one.
+          await expect(page.getByTestId("message-assistant")).toHaveCount(2);
           await expect(answer(page)).toContainText("word3");
           await page.reload();
+          await expect(page.getByTestId("message-assistant")).toHaveCount(2);
           await expect(answer(page)).toContainText("word6", { timeout: 30_000 });
           await page.getByRole("button", { name: "Stop" }).click();
           await expect(page.getByRole("button", { name: "Send" })).toBeVisible();

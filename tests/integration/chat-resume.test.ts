@@ -149,9 +149,12 @@ describe("a turn that outlives its page", () => {
     await vi.waitFor(async () => expect((await reattach(conversation.id)).status).toBe(204), {
       timeout: 10_000,
     });
-    const answer = answerOf(await loadMessages(handle.db, conversation.id)) ?? "";
+    const stored = await loadMessages(handle.db, conversation.id);
+    const answer = answerOf(stored) ?? "";
     expect(answer).toContain("word3");
     expect(answer).not.toContain("word29");
+    // Stopping is no failure: the answer carries no error.
+    expect(stored.at(-1)?.parts.map((part) => part.type)).not.toContain("data-turn-error");
     expect(await (await stop(conversation.id)).json()).toEqual({ stopped: false });
   }, 30_000);
 });
