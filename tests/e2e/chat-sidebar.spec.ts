@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { modelAppPort, scriptedLlmPort } from "../../playwright.config";
 import { expect, newAccount, test } from "./fixtures/signed-in";
-import { checkPage } from "./page-check";
+import { checkPage, inEachViewportAndScheme } from "./page-check";
 import { ChatPage } from "./pages/chat";
 
 // The chat's layout: the conversation sidebar (client navigation, search, rename, pin, delete, keys, the phone's
@@ -217,39 +217,34 @@ test.describe
       expect(text.split(alert).length - 1).toBe(1);
     });
 
-    for (const viewport of [
-      { width: 1366, height: 768 },
-      { width: 390, height: 844 },
-    ]) {
-      for (const colorScheme of ["light", "dark"] as const) {
-        test(`the chat meets the page standard at ${viewport.width} px, ${colorScheme}`, async ({
-          page,
-          signedIn: _,
-        }) => {
-          await page.setViewportSize(viewport);
-          await page.emulateMedia({ colorScheme });
-          const problems: string[] = [];
-          for (const path of ["/chat", urls[0] ?? ""])
-            await checkPage(page, path, viewport.width, colorScheme, problems);
-          if (viewport.width < 1024) {
-            // The drawer, open, meets it too.
-            await page.getByRole("button", { name: "Conversations", exact: true }).click();
-            await expect(new ChatPage(page).sidebar()).toBeVisible();
-          }
-          await page
-            .getByRole("button", { name: /Rename “/ })
-            .first()
-            .click();
-          const { violations } = await import("@axe-core/playwright").then(({ default: AxeBuilder }) =>
-            new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze(),
-          );
-          expect(
-            violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
-          ).toEqual([]);
-          expect(problems).toEqual([]);
-        });
-      }
-    }
+    inEachViewportAndScheme(({ viewport, colorScheme }) => {
+      test(`the chat meets the page standard at ${viewport.width} px, ${colorScheme}`, async ({
+        page,
+        signedIn: _,
+      }) => {
+        await page.setViewportSize(viewport);
+        await page.emulateMedia({ colorScheme });
+        const problems: string[] = [];
+        for (const path of ["/chat", urls[0] ?? ""])
+          await checkPage(page, path, viewport.width, colorScheme, problems);
+        if (viewport.width < 1024) {
+          // The drawer, open, meets it too.
+          await page.getByRole("button", { name: "Conversations", exact: true }).click();
+          await expect(new ChatPage(page).sidebar()).toBeVisible();
+        }
+        await page
+          .getByRole("button", { name: /Rename “/ })
+          .first()
+          .click();
+        const { violations } = await import("@axe-core/playwright").then(({ default: AxeBuilder }) =>
+          new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze(),
+        );
+        expect(
+          violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
+        ).toEqual([]);
+        expect(problems).toEqual([]);
+      });
+    });
   });
 
 // Stopping needs an answer that takes a while: the app with a model, talking to the scripted server.

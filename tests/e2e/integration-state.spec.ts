@@ -1,7 +1,7 @@
 import { modelAppPort } from "../../playwright.config";
 import { type RunningFaultServer, startFaultServer } from "../fixtures/mcp/start-fixture";
 import { expect, newAccount, test } from "./fixtures/signed-in";
-import { checkPage } from "./page-check";
+import { checkPage, inEachViewportAndScheme } from "./page-check";
 import { LoginPage } from "./pages/auth-pages";
 import { IntegrationsPage } from "./pages/integrations";
 
@@ -99,19 +99,14 @@ test.describe
       await page.reload();
       await expect(page.getByTestId("integration-status")).toHaveText("Failing");
       const problems: string[] = [];
-      for (const viewport of [
-        { width: 1366, height: 768 },
-        { width: 390, height: 844 },
-      ]) {
-        for (const colorScheme of ["light", "dark"] as const) {
-          const context = await browser.newContext({ viewport, colorScheme, baseURL });
-          const other = await context.newPage();
-          await new LoginPage(other).login(owner.email, owner.password);
-          for (const path of [integrationPath, "/integrations", "/admin"])
-            await checkPage(other, path, viewport.width, colorScheme, problems);
-          await context.close();
-        }
-      }
+      await inEachViewportAndScheme(async ({ viewport, colorScheme }) => {
+        const context = await browser.newContext({ viewport, colorScheme, baseURL });
+        const other = await context.newPage();
+        await new LoginPage(other).login(owner.email, owner.password);
+        for (const path of [integrationPath, "/integrations", "/admin"])
+          await checkPage(other, path, viewport.width, colorScheme, problems);
+        await context.close();
+      });
       expect(problems).toEqual([]);
       await fault.up();
     });

@@ -1,6 +1,6 @@
 import { LoopbackRedirect, pendingAuthorization } from "./fixtures/oauth-client";
 import { expect, newAccount, test } from "./fixtures/signed-in";
-import { checkPage } from "./page-check";
+import { checkPage, inEachViewportAndScheme } from "./page-check";
 import { LoginPage } from "./pages/auth-pages";
 import { ConsentPage } from "./pages/consent";
 import { IntegrationsPage } from "./pages/integrations";
@@ -90,31 +90,25 @@ test.describe
       expect(paths).not.toContain(undefined);
     });
 
-    for (const viewport of [
-      { width: 1366, height: 768 },
-      { width: 390, height: 844 },
-    ]) {
-      for (const colorScheme of ["light", "dark"] as const) {
-        test(`at ${viewport.width}×${viewport.height}, ${colorScheme}`, async ({
-          browser,
-          baseURL,
-          request,
-        }) => {
-          test.setTimeout(300_000);
-          const context = await browser.newContext({ viewport, colorScheme, baseURL });
-          const page = await context.newPage();
-          const problems: string[] = [];
-          // Signed out first: the pages a visitor meets, and an invitation link that is not valid.
-          for (const path of signedOutPaths)
-            await checkPage(page, path, viewport.width, colorScheme, problems);
-          await new LoginPage(page).login(owner.email, owner.password);
-          // The consent page of an authorization request made now (they last minutes).
-          const consent = await pendingAuthorization(request);
-          for (const path of [...paths, consent, ...missingPaths])
-            await checkPage(page, path, viewport.width, colorScheme, problems);
-          await context.close();
-          expect(problems).toEqual([]);
-        });
-      }
-    }
+    inEachViewportAndScheme(({ viewport, colorScheme }) => {
+      test(`at ${viewport.width}×${viewport.height}, ${colorScheme}`, async ({
+        browser,
+        baseURL,
+        request,
+      }) => {
+        test.setTimeout(300_000);
+        const context = await browser.newContext({ viewport, colorScheme, baseURL });
+        const page = await context.newPage();
+        const problems: string[] = [];
+        // Signed out first: the pages a visitor meets, and an invitation link that is not valid.
+        for (const path of signedOutPaths) await checkPage(page, path, viewport.width, colorScheme, problems);
+        await new LoginPage(page).login(owner.email, owner.password);
+        // The consent page of an authorization request made now (they last minutes).
+        const consent = await pendingAuthorization(request);
+        for (const path of [...paths, consent, ...missingPaths])
+          await checkPage(page, path, viewport.width, colorScheme, problems);
+        await context.close();
+        expect(problems).toEqual([]);
+      });
+    });
   });
