@@ -9,11 +9,32 @@ import type { CallRelay } from "./endpoint";
 import { envelopeOf } from "./modern-envelope";
 import { atOrAbove } from "./sessions/request-relay";
 
-/** A question an upstream server asked the client during a call, under the key the client answers it by. */
+/**
+ * A question an upstream server asked the client during a call: `key` routes its answer back to the call on any
+ * instance; the client is shown it (and answers it) under `name` where it has one, the server's own.
+ */
 export interface Question {
   key: string;
+  name?: string;
   method: QuestionMethod;
   params: Record<string, unknown>;
+}
+
+/** The key a question is shown to the client by, in `inputRequests`, and answered by. */
+export const shownKey = (question: Question) => question.name ?? question.key;
+
+/**
+ * Names a call's questions for its client: by the server's own name for each (what a 2026-07-28 server calls its
+ * input request, `user_name` say), so a client sees what the server asks as the server asks it; by its routing key
+ * where the server gave none or the call already showed that name.
+ */
+export function questionNames() {
+  const used = new Set<string>();
+  return (name: string | undefined): Question["name"] => {
+    if (name === undefined || used.has(name)) return undefined;
+    used.add(name);
+    return name;
+  };
 }
 
 /** What a parked 2026-07-28 call says, in order, for the instance its client comes back to. */

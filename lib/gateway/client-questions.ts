@@ -17,11 +17,12 @@ const answerSchemas = {
 /** What a client's answer to a question of this kind must be. */
 export const answerSchemaOf = (method: QuestionMethod) => answerSchemas[method];
 
-/** Puts one question to the client and gives its answer (checked by whoever asks). */
+/** Puts one question to the client and gives its answer (checked by whoever asks); `name`: the server's for it. */
 export type AskClient = (
   method: QuestionMethod,
   params: Record<string, unknown>,
   signal: AbortSignal,
+  name?: string,
 ) => Promise<unknown>;
 
 /**
@@ -36,23 +37,23 @@ export function clientQuestions(
   const elicitation = capabilities.elicitation as { form?: object; url?: object } | undefined;
   return {
     elicit: elicitation
-      ? async (params, signal) => {
+      ? async (params, signal, name) => {
           const mode = params.mode ?? "form";
           const modes = elicitation.form || elicitation.url ? elicitation : { form: {} };
           if (!(mode in modes)) throw new Error(`The client does not take ${mode} elicitation requests.`);
           return asUpstreamAnswer(
-            (await ask("elicitation/create", params as Record<string, unknown>, signal)) as object,
+            (await ask("elicitation/create", params as Record<string, unknown>, signal, name)) as object,
           );
         }
       : undefined,
     createMessage: capabilities.sampling
-      ? async (params, signal) =>
+      ? async (params, signal, name) =>
           asUpstreamAnswer(
-            (await ask("sampling/createMessage", params as Record<string, unknown>, signal)) as object,
+            (await ask("sampling/createMessage", params as Record<string, unknown>, signal, name)) as object,
           )
       : undefined,
     listRoots: capabilities.roots
-      ? async (signal) => asUpstreamAnswer((await ask("roots/list", {}, signal)) as object)
+      ? async (signal, name) => asUpstreamAnswer((await ask("roots/list", {}, signal, name)) as object)
       : undefined,
   };
 }

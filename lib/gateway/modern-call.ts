@@ -12,7 +12,15 @@ import {
 } from "@modelcontextprotocol/server";
 import type { Database } from "@/db/client";
 import { authSecret } from "@/lib/auth/secret";
-import { answerTo, type CallEvent, embedded, modernRelay, type Question } from "./call-events";
+import {
+  answerTo,
+  type CallEvent,
+  embedded,
+  modernRelay,
+  type Question,
+  questionNames,
+  shownKey,
+} from "./call-events";
 import type { GatewayCaller } from "./caller";
 import type { QuestionMethod } from "./client-questions";
 import type { GatewayCall } from "./endpoint";
@@ -69,7 +77,7 @@ async function askAgain(questions: Question[], state: CallState): Promise<InputR
   return inputRequired({
     // As the upstream server asked them (checked by the client of upstream servers).
     inputRequests: Object.fromEntries(
-      questions.map((question) => [question.key, { method: question.method, params: question.params }]),
+      questions.map((question) => [shownKey(question), { method: question.method, params: question.params }]),
     ) as unknown as InputRequests,
     requestState: await stateCodec().mint(state),
   }) as InputRequiredResult;
@@ -110,14 +118,26 @@ export function modernCalls(db: Database, ctx: GatewayCaller, endpoint: string) 
         .then(() => (parked ? parked.then((call) => call.log(event)) : live()))
         .catch(() => {});
     };
-    const ask = async (method: QuestionMethod, params: Record<string, unknown>, signal: AbortSignal) => {
+    const nameOf = questionNames();
+    const ask = async (
+      method: QuestionMethod,
+      params: Record<string, unknown>,
+      signal: AbortSignal,
+      serverName?: string,
+    ) => {
       parking ??= parkCall(db, ctx, { endpoint, clientCapabilities: capabilities }, () =>
         running.abort(new Error("The client cancelled the call.")),
       );
       const parked = await parking;
       const withdrawn = AbortSignal.any([signal, running.signal, AbortSignal.timeout(ASK_CLIENT_TIMEOUT_MS)]);
       const { id, answer } = parked.ask(withdrawn);
-      const question: Question = { key: id, method, params: embedded(method, params) };
+      const name = nameOf(serverName);
+      const question: Question = {
+        key: id,
+        ...(name ? { name } : {}),
+        method,
+        params: embedded(method, params),
+      };
       say({ kind: "question", question }, async () => {});
       if (!answered) {
         shown.push(question);
@@ -229,7 +249,7 @@ export function modernCalls(db: Database, ctx: GatewayCaller, endpoint: string) 
     await take(await resumed.events(0, 0, hungUp));
     for (const key of [...pending]) {
       const question = questions.get(key);
-      const answer = question && answerTo(question, call.mcpReq.inputResponses?.[key]);
+      const answer = question && answerTo(question, call.mcpReq.inputResponses?.[shownKey(question)]);
       if (!answer) continue;
       await resumed.answer(key, answer);
       pending.delete(key);

@@ -6,7 +6,15 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import type { Database } from "@/db/client";
-import { answerTo, type CallEvent, embedded, modernRelay, type Question } from "./call-events";
+import {
+  answerTo,
+  type CallEvent,
+  embedded,
+  modernRelay,
+  type Question,
+  questionNames,
+  shownKey,
+} from "./call-events";
 import type { GatewayCaller } from "./caller";
 import type { CallRelay, GatewayCall } from "./endpoint";
 import { internalError } from "./mcp-errors";
@@ -71,7 +79,7 @@ export function taskOf(taskId: string, createdAt: Date, events: CallEvent[], ans
       ...task,
       status: "input_required",
       inputRequests: Object.fromEntries(
-        pending.map((question) => [question.key, { method: question.method, params: question.params }]),
+        pending.map((question) => [shownKey(question), { method: question.method, params: question.params }]),
       ),
     };
   return { ...task, status: "working", ...(statusMessage ? { statusMessage } : {}) };
@@ -107,10 +115,20 @@ export async function startParkedTask(
   const say = (event: CallEvent) => {
     sending = sending.then(() => parked.log(event)).catch(() => {});
   };
-  const ask = async (method: Question["method"], params: Record<string, unknown>, signal: AbortSignal) => {
+  const nameOf = questionNames();
+  const ask = async (
+    method: Question["method"],
+    params: Record<string, unknown>,
+    signal: AbortSignal,
+    serverName?: string,
+  ) => {
     const withdrawn = AbortSignal.any([signal, running.signal, AbortSignal.timeout(ASK_CLIENT_TIMEOUT_MS)]);
     const { id, answer } = parked.ask(withdrawn);
-    say({ kind: "question", question: { key: id, method, params: embedded(method, params) } });
+    const name = nameOf(serverName);
+    say({
+      kind: "question",
+      question: { key: id, ...(name ? { name } : {}), method, params: embedded(method, params) },
+    });
     withdrawn.addEventListener("abort", () => say({ kind: "withdrawn", key: id }), { once: true });
     const message = await answer;
     if ("error" in message) throw new Error(message.error.message);
@@ -183,18 +201,19 @@ export function modernTasks(db: Database, ctx: GatewayCaller, endpoint: string) 
     /** tasks/update: hands over answers to the task's questions; unknown keys and malformed answers are left out. */
     update: (call: ServerContext, taskId: string, responses: Record<string, unknown>) =>
       resumed(call, taskId, async (task) => {
+        // By the key each question was shown under; answered by its routing key.
         const questions = new Map(
           (await read(task)).flatMap((event) =>
-            event.kind === "question" ? [[event.question.key, event.question] as const] : [],
+            event.kind === "question" ? [[shownKey(event.question), event.question] as const] : [],
           ),
         );
         const answered = await task.answered();
-        for (const [key, response] of Object.entries(responses)) {
-          const question = questions.get(key);
-          const answer = question && !answered.has(key) ? answerTo(question, response) : undefined;
-          if (!answer) continue;
-          await task.noteAnswered(key);
-          await task.answer(key, answer);
+        for (const [shown, response] of Object.entries(responses)) {
+          const question = questions.get(shown);
+          const answer = question && !answered.has(question.key) ? answerTo(question, response) : undefined;
+          if (!question || !answer) continue;
+          await task.noteAnswered(question.key);
+          await task.answer(question.key, answer);
         }
         return {};
       }),

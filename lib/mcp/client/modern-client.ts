@@ -104,17 +104,18 @@ export class ModernUpstreamClient implements UpstreamClient {
     this.client.setRequestHandler("elicitation/create", (request, ctx) => {
       const elicit = relayFor(this)?.elicit;
       if (!elicit) throw unable("elicitation");
-      return elicit(request.params as never, ctx.mcpReq.signal) as never;
+      // An input request's id is the server's name for it, which the caller is shown too.
+      return elicit(request.params as never, ctx.mcpReq.signal, String(ctx.mcpReq.id)) as never;
     });
     this.client.setRequestHandler("sampling/createMessage", (request, ctx) => {
       const createMessage = relayFor(this)?.createMessage;
       if (!createMessage) throw unable("sampling");
-      return createMessage(request.params as never, ctx.mcpReq.signal) as never;
+      return createMessage(request.params as never, ctx.mcpReq.signal, String(ctx.mcpReq.id)) as never;
     });
     this.client.setRequestHandler("roots/list", (_request, ctx) => {
       const listRoots = relayFor(this)?.listRoots;
       if (!listRoots) throw unable("roots");
-      return listRoots(ctx.mcpReq.signal) as never;
+      return listRoots(ctx.mcpReq.signal, String(ctx.mcpReq.id)) as never;
     });
     this.client.setNotificationHandler("notifications/message", (notification) => {
       relayFor(this)?.log?.(notification.params as never);

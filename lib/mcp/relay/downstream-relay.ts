@@ -11,13 +11,18 @@ import type {
 
 /**
  * Where an upstream server's messages about a call go: back to whoever made the call (a gateway client in a
- * session, the chat). Each is absent when that caller cannot take it, and the upstream server is told so.
+ * session, the chat). Each is absent when that caller cannot take it, and the upstream server is told so. A
+ * question's `name` is the server's own for it (a 2026-07-28 input request's key), where it gave one.
  */
 export interface DownstreamRelay {
   progress?(progress: Progress): void;
-  elicit?(params: ElicitRequest["params"], signal: AbortSignal): Promise<ElicitResult>;
-  createMessage?(params: CreateMessageRequest["params"], signal: AbortSignal): Promise<CreateMessageResult>;
-  listRoots?(signal: AbortSignal): Promise<ListRootsResult>;
+  elicit?(params: ElicitRequest["params"], signal: AbortSignal, name?: string): Promise<ElicitResult>;
+  createMessage?(
+    params: CreateMessageRequest["params"],
+    signal: AbortSignal,
+    name?: string,
+  ): Promise<CreateMessageResult>;
+  listRoots?(signal: AbortSignal, name?: string): Promise<ListRootsResult>;
   log?(params: LoggingMessageNotification["params"]): void;
 }
 

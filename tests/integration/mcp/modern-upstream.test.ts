@@ -113,6 +113,38 @@ describe("an integration whose server speaks only 2026-07-28", () => {
     }
   });
 
+  it("shows a 2026-07-28 client the server's own question, by the server's name for it, on both endpoints", async () => {
+    const endpoints = [
+      { name: "modern_test_input_required_result_elicitation" },
+      {
+        name: "test_input_required_result_elicitation",
+        url: "http://localhost:3000/api/mcp/integrations/modern",
+        fetch: passThroughFetch("modern"),
+      },
+    ];
+    for (const { name, ...through } of endpoints) {
+      const call = (more: Record<string, unknown> = {}) =>
+        modernRequest(
+          key,
+          "tools/call",
+          { name, arguments: {}, _meta: envelope({ elicitation: {} }), ...more },
+          through,
+        );
+      const asked = (await call()).body.result;
+      expect(asked.resultType).toBe("input_required");
+      expect(Object.keys(asked.inputRequests)).toEqual(["user_name"]);
+      expect(asked.inputRequests.user_name).toMatchObject({
+        method: "elicitation/create",
+        params: { message: "What is your name?" },
+      });
+      const answered = await call({
+        inputResponses: { user_name: { action: "accept", content: { name: "Ada" } } },
+        requestState: asked.requestState,
+      });
+      expect(textOf(answered.body.result)).toBe("Hello, Ada!");
+    }
+  });
+
   it("hears its list changes on a listen stream, and the catalog shows the new tool", async () => {
     expect((await restInvoke(key, "modern_test_trigger_tool_change")).status).toBe(200);
     let names: string[] = [];
