@@ -3,23 +3,21 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as exportRoute } from "@/app/api/chat/[id]/export/route";
 import { POST as versionsRoute } from "@/app/api/chat/[id]/versions/route";
-import { POST as chatRoute } from "@/app/api/chat/route";
 import { chatMessages } from "@/db/schema";
-import { resolveUserContext, type UserContext } from "@/lib/auth/context";
-import { registerUser } from "@/lib/auth/users";
-import { ensureDefaultAgent } from "@/lib/chat/agents";
+import type { UserContext } from "@/lib/auth/context";
 import { chatTurn } from "@/lib/chat/chat-turn";
 import { SHOWN_BRANCH_NOTE } from "@/lib/chat/conversation-export";
-import {
-  appendMessages,
-  createConversation,
-  getConversation,
-  loadBranches,
-  loadMessages,
-} from "@/lib/chat/conversations";
-import { startScriptedModel } from "../fixtures/mcp/start-fixture";
+import { appendMessages, getConversation, loadBranches, loadMessages } from "@/lib/chat/conversations";
 import { useDatabase } from "./gateway-client";
-import { joinByInvitation, registerOwners } from "./org-users";
+import { registerOwnerMemberAndOther } from "./org-users";
+import {
+  modelRequests,
+  newChat,
+  postChatTurn,
+  userText as said,
+  scriptAnswers,
+  startChatModel,
+} from "./scripted-chat";
 import { createTestDatabase } from "./test-db";
 
 const signedIn = vi.hoisted(() => ({ ctx: undefined as UserContext | undefined }));
@@ -29,9 +27,7 @@ vi.mock("@/lib/auth/request-context", () => ({
   requireSignedInUser: async () => signedIn.ctx,
 }));
 
-const model = await startScriptedModel();
-process.env.OPENAI_BASE_URL = `${model.baseUrl}/v1`;
-process.env.CHAT_MODEL = "scripted-model";
+const model = await startChatModel();
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
 let owner: UserContext;
@@ -41,10 +37,7 @@ let other: UserContext;
 beforeAll(async () => {
   handle = await createTestDatabase();
   useDatabase(handle);
-  [owner, other] = (await registerOwners(handle.db, "Ola", "Odo")) as [UserContext, UserContext];
-  const m = await registerUser(handle.db, { name: "Mo", email: "mo@example.com", password: "password mo" });
-  await joinByInvitation(handle.db, owner, { email: "mo@example.com", role: "member" });
-  member = await resolveUserContext(handle.db, { userId: m.user.id, preferredOrgId: owner.orgId });
+  ({ owner, member, other } = await registerOwnerMemberAndOther(handle.db));
 }, 60_000);
 afterAll(async () => {
   useDatabase(undefined);
@@ -53,20 +46,17 @@ afterAll(async () => {
 });
 
 const script = (...texts: string[]) =>
-  fetch(`${model.baseUrl}/__script`, {
-    method: "POST",
-    body: JSON.stringify({ steps: texts.map((text) => ({ text })) }),
-  });
+  scriptAnswers(
+    model.baseUrl,
+    texts.map((text) => ({ text })),
+  );
 /** What the model was sent in each request since the last script, as JSON text. */
 const sentToModel = async () =>
-  (
-    (await (await fetch(`${model.baseUrl}/__requests`)).json()) as { requests: { messages: unknown }[] }
-  ).requests.map((request) => JSON.stringify(request.messages));
+  (await modelRequests<{ messages: unknown }>(model.baseUrl)).map((request) =>
+    JSON.stringify(request.messages),
+  );
 
-async function newConversation(ctx: UserContext) {
-  const agent = await ensureDefaultAgent(handle.db, ctx.orgId);
-  return createConversation(handle.db, ctx, agent.id);
-}
+const newConversation = async (ctx: UserContext) => (await newChat(handle.db, ctx)).conversation;
 
 function jsonPost(ctx: UserContext, url: string, body: unknown) {
   signedIn.ctx = ctx;
@@ -76,14 +66,15 @@ function jsonPost(ctx: UserContext, url: string, body: unknown) {
     body: JSON.stringify(body),
   });
 }
-const turnRequest = (ctx: UserContext, body: Record<string, unknown>) =>
-  chatRoute(jsonPost(ctx, "http://localhost/api/chat", body), { params: Promise.resolve({}) });
+const turnRequest = (ctx: UserContext, body: Record<string, unknown>) => {
+  signedIn.ctx = ctx;
+  return postChatTurn(body);
+};
 const showRequest = (ctx: UserContext, id: string, body: unknown) =>
   versionsRoute(jsonPost(ctx, `http://localhost/api/chat/${id}/versions`, body), {
     params: Promise.resolve({ id }),
   });
 
-const said = (id: string, text: string) => ({ id, role: "user", parts: [{ type: "text", text }] });
 const texts = (messages: UIMessage[]) =>
   messages.map((message) =>
     message.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join(""),
@@ -268,10 +259,7 @@ describe("branches of a conversation", () => {
   it("stores what came of a stopped answer, and nothing after the stop", async () => {
     const conversation = await newConversation(owner);
     const words = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
-    await fetch(`${model.baseUrl}/__script`, {
-      method: "POST",
-      body: JSON.stringify({ steps: [{ text: words, delayMs: 100 }] }),
-    });
+    await scriptAnswers(model.baseUrl, [{ text: words, delayMs: 100 }]);
     const stop = new AbortController();
     const response = await chatTurn(
       handle.db,

@@ -3,18 +3,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as uploadRoute } from "@/app/api/chat/[id]/files/route";
 import { chatFiles } from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
-import { ensureDefaultAgent } from "@/lib/chat/agents";
 import { storeChatFile } from "@/lib/chat/chat-files";
-import {
-  createConversation,
-  deleteConversation,
-  getConversation,
-  saveMessages,
-} from "@/lib/chat/conversations";
+import { deleteConversation, getConversation, saveMessages } from "@/lib/chat/conversations";
 import { sweepOrphanedChatFiles } from "@/lib/chat/orphaned-files";
 import { tinyPng } from "../fixtures/files/sample-files";
 import { useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
+import { newChat } from "./scripted-chat";
 import { createTestDatabase } from "./test-db";
 
 const signedIn = vi.hoisted(() => ({ ctx: undefined as UserContext | undefined }));
@@ -38,10 +33,7 @@ afterAll(async () => {
   await handle?.close();
 });
 
-async function newConversation(ctx: UserContext) {
-  const agent = await ensureDefaultAgent(handle.db, ctx.orgId);
-  return (await createConversation(handle.db, ctx, agent.id)).id;
-}
+const newConversation = async (ctx: UserContext) => (await newChat(handle.db, ctx)).conversation.id;
 
 /** A file stored as if uploaded some hours ago (no sweep runs on this path). */
 async function oldFile(ctx: UserContext, conversationId: string, hoursAgo: number, name = "dot.png") {

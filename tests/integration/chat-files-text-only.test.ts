@@ -1,23 +1,19 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as uploadRoute } from "@/app/api/chat/[id]/files/route";
-import { POST as chatRoute } from "@/app/api/chat/route";
 import { auditEvents } from "@/db/schema";
-import { resolveUserContext, type UserContext } from "@/lib/auth/context";
-import { registerUser } from "@/lib/auth/users";
-import { ensureDefaultAgent } from "@/lib/chat/agents";
+import type { UserContext } from "@/lib/auth/context";
 import { conversationModels, setOrganizationChatModels } from "@/lib/chat/chat-models";
-import { createConversation } from "@/lib/chat/conversations";
 import {
   modelTakesImages,
   organizationTextOnlyModels,
   setOrganizationTextOnlyModels,
 } from "@/lib/chat/text-only-models";
 import { tinyPng } from "../fixtures/files/sample-files";
-import { startScriptedModel } from "../fixtures/mcp/start-fixture";
 import { appErrorOf } from "./app-error";
 import { useDatabase } from "./gateway-client";
-import { joinByInvitation, registerOwners } from "./org-users";
+import { registerOwnerMemberAndOther } from "./org-users";
+import { modelRequests, newChat, postChatTurn, scriptAnswers, startChatModel } from "./scripted-chat";
 import { createTestDatabase } from "./test-db";
 
 const signedIn = vi.hoisted(() => ({ ctx: undefined as UserContext | undefined }));
@@ -27,9 +23,7 @@ vi.mock("@/lib/auth/request-context", () => ({
   requireSignedInUser: async () => signedIn.ctx,
 }));
 
-const model = await startScriptedModel();
-process.env.OPENAI_BASE_URL = `${model.baseUrl}/v1`;
-process.env.CHAT_MODEL = "scripted-model";
+const model = await startChatModel();
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
 let owner: UserContext;
@@ -39,10 +33,7 @@ let other: UserContext;
 beforeAll(async () => {
   handle = await createTestDatabase();
   useDatabase(handle);
-  [owner, other] = (await registerOwners(handle.db, "Ola", "Odo")) as [UserContext, UserContext];
-  const m = await registerUser(handle.db, { name: "Mo", email: "mo@example.com", password: "password mo" });
-  await joinByInvitation(handle.db, owner, { email: "mo@example.com", role: "member" });
-  member = await resolveUserContext(handle.db, { userId: m.user.id, preferredOrgId: owner.orgId });
+  ({ owner, member, other } = await registerOwnerMemberAndOther(handle.db));
   await setOrganizationChatModels(handle.db, owner, ["local-llama"]);
 }, 60_000);
 afterAll(async () => {
@@ -51,10 +42,7 @@ afterAll(async () => {
   await handle?.close();
 });
 
-async function newConversation(ctx: UserContext) {
-  const agent = await ensureDefaultAgent(handle.db, ctx.orgId);
-  return { agent, conversation: await createConversation(handle.db, ctx, agent.id) };
-}
+const newConversation = (ctx: UserContext) => newChat(handle.db, ctx);
 
 async function uploadImage(ctx: UserContext, id: string) {
   signedIn.ctx = ctx;
@@ -71,38 +59,26 @@ async function uploadImage(ctx: UserContext, id: string) {
 }
 
 async function askAboutImage(ctx: UserContext, id: string, fileId: string, chosen: string) {
-  await fetch(`${model.baseUrl}/__script`, {
-    method: "POST",
-    body: JSON.stringify({ steps: [{ text: "Noted." }] }),
-  });
+  await scriptAnswers(model.baseUrl, [{ text: "Noted." }]);
   signedIn.ctx = ctx;
-  const response = await chatRoute(
-    new Request("http://localhost/api/chat", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        id,
-        model: chosen,
-        message: {
-          id: crypto.randomUUID(),
-          role: "user",
-          parts: [
-            { type: "text", text: "What is this?" },
-            { type: "data-file", data: { fileId } },
-          ],
-        },
-      }),
-    }),
-    { params: Promise.resolve({}) },
-  );
+  const response = await postChatTurn({
+    id,
+    model: chosen,
+    message: {
+      id: crypto.randomUUID(),
+      role: "user",
+      parts: [
+        { type: "text", text: "What is this?" },
+        { type: "data-file", data: { fileId } },
+      ],
+    },
+  });
   expect(response.status).toBe(200);
   await response.text();
-  const { requests } = (await (await fetch(`${model.baseUrl}/__requests`)).json()) as {
-    requests: {
-      model: string;
-      messages: { role: string; content: string | { type: string; text?: string; image_url?: unknown }[] }[];
-    }[];
-  };
+  const requests = await modelRequests<{
+    model: string;
+    messages: { role: string; content: string | { type: string; text?: string; image_url?: unknown }[] }[];
+  }>(model.baseUrl);
   const sent = requests.at(-1);
   // Each user message of the history, as the model received it; the last is this turn's.
   const users = (sent?.messages ?? [])

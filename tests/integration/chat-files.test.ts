@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as fileRoute } from "@/app/api/chat/[id]/files/[fileId]/route";
 import { POST as uploadRoute } from "@/app/api/chat/[id]/files/route";
-import { POST as chatRoute } from "@/app/api/chat/route";
-import { resolveUserContext, type UserContext } from "@/lib/auth/context";
-import { registerUser } from "@/lib/auth/users";
-import { ensureDefaultAgent } from "@/lib/chat/agents";
+import type { UserContext } from "@/lib/auth/context";
 import { readChatFiles } from "@/lib/chat/chat-files";
-import { createConversation, loadMessages } from "@/lib/chat/conversations";
+import { loadMessages } from "@/lib/chat/conversations";
 import { elfBytes, makePdf, tinyPng } from "../fixtures/files/sample-files";
-import { startScriptedModel } from "../fixtures/mcp/start-fixture";
 import { useDatabase } from "./gateway-client";
-import { joinByInvitation, registerOwners } from "./org-users";
+import { registerOwnerMemberAndOther } from "./org-users";
+import { modelRequests, newChat, postChatTurn, scriptAnswers, startChatModel } from "./scripted-chat";
 import { createTestDatabase } from "./test-db";
 
 const signedIn = vi.hoisted(() => ({ ctx: undefined as UserContext | undefined }));
@@ -20,9 +17,7 @@ vi.mock("@/lib/auth/request-context", () => ({
   requireSignedInUser: async () => signedIn.ctx,
 }));
 
-const model = await startScriptedModel();
-process.env.OPENAI_BASE_URL = `${model.baseUrl}/v1`;
-process.env.CHAT_MODEL = "scripted-model";
+const model = await startChatModel();
 // Small limits, so a test can cross them.
 process.env.CHAT_FILE_MAX_BYTES = "4096";
 process.env.CHAT_TOOL_RESULT_MAX_CHARS = "500";
@@ -36,10 +31,7 @@ let conversationId: string;
 beforeAll(async () => {
   handle = await createTestDatabase();
   useDatabase(handle);
-  [owner, other] = (await registerOwners(handle.db, "Ola", "Odo")) as [UserContext, UserContext];
-  const m = await registerUser(handle.db, { name: "Mo", email: "mo@example.com", password: "password mo" });
-  await joinByInvitation(handle.db, owner, { email: "mo@example.com", role: "member" });
-  member = await resolveUserContext(handle.db, { userId: m.user.id, preferredOrgId: owner.orgId });
+  ({ owner, member, other } = await registerOwnerMemberAndOther(handle.db));
   conversationId = await newConversation(owner);
 }, 60_000);
 afterAll(async () => {
@@ -48,10 +40,7 @@ afterAll(async () => {
   await handle?.close();
 });
 
-async function newConversation(ctx: UserContext) {
-  const agent = await ensureDefaultAgent(handle.db, ctx.orgId);
-  return (await createConversation(handle.db, ctx, agent.id)).id;
-}
+const newConversation = async (ctx: UserContext) => (await newChat(handle.db, ctx)).conversation.id;
 
 function upload(
   ctx: UserContext,
@@ -86,29 +75,16 @@ function download(ctx: UserContext, id: string, fileId: string) {
 
 function turn(ctx: UserContext, id: string, parts: unknown[]) {
   signedIn.ctx = ctx;
-  return chatRoute(
-    new Request("http://localhost/api/chat", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ id, message: { id: crypto.randomUUID(), role: "user", parts } }),
-    }),
-    { params: Promise.resolve({}) },
-  );
+  return postChatTurn({ id, message: { id: crypto.randomUUID(), role: "user", parts } });
 }
 
 const errorOf = async (response: Response) => ((await response.json()) as { error: string }).error;
-const post = (path: string, body: unknown) =>
-  fetch(`${model.baseUrl}${path}`, { method: "POST", body: JSON.stringify(body) });
 type SentMessage = {
   role: string;
   content: string | { type: string; text?: string; image_url?: { url: string } }[];
 };
-const lastSent = async () => {
-  const { requests } = (await (await fetch(`${model.baseUrl}/__requests`)).json()) as {
-    requests: { messages: SentMessage[] }[];
-  };
-  return requests.at(-1)?.messages ?? [];
-};
+const lastSent = async () =>
+  (await modelRequests<{ messages: SentMessage[] }>(model.baseUrl)).at(-1)?.messages ?? [];
 
 describe("uploading a file to a conversation", () => {
   it("stores an image with the type read from its bytes, whatever the browser claimed", async () => {
@@ -183,7 +159,7 @@ describe("a turn that attaches files", () => {
     const id = await newConversation(owner);
     const image = await uploaded(owner, id, "dot.png", tinyPng);
     const note = await uploaded(owner, id, "note.txt", Buffer.from("The launch code word is heron."));
-    await post("/__script", { steps: [{ text: "A dot, and a heron." }] });
+    await scriptAnswers(model.baseUrl, [{ text: "A dot, and a heron." }]);
     const response = await turn(owner, id, [
       { type: "text", text: "What are these?" },
       // A name or size the browser sends is not what is stored: the server's are.

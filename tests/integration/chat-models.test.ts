@@ -1,20 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { POST as chatRoute } from "@/app/api/chat/route";
-import { resolveUserContext, type UserContext } from "@/lib/auth/context";
-import { registerUser } from "@/lib/auth/users";
-import { ensureDefaultAgent } from "@/lib/chat/agents";
+import type { UserContext } from "@/lib/auth/context";
 import {
   chooseConversationModel,
   conversationModels,
   organizationChatModels,
   setOrganizationChatModels,
 } from "@/lib/chat/chat-models";
-import { createConversation, getConversation, loadMessages } from "@/lib/chat/conversations";
+import { getConversation, loadMessages } from "@/lib/chat/conversations";
 import { endpointModels, readEndpointModels } from "@/lib/chat/endpoint-models";
-import { startScriptedModel } from "../fixtures/mcp/start-fixture";
 import { appErrorOf } from "./app-error";
 import { useDatabase } from "./gateway-client";
-import { joinByInvitation, registerOwners } from "./org-users";
+import { registerOwnerMemberAndOther } from "./org-users";
+import { modelRequests, newChat, postChatTurn, startChatModel } from "./scripted-chat";
 import { createTestDatabase } from "./test-db";
 
 const signedIn = vi.hoisted(() => ({ ctx: undefined as UserContext | undefined }));
@@ -24,9 +21,7 @@ vi.mock("@/lib/auth/request-context", () => ({
   requireSignedInUser: async () => signedIn.ctx,
 }));
 
-const model = await startScriptedModel();
-process.env.OPENAI_BASE_URL = `${model.baseUrl}/v1`;
-process.env.CHAT_MODEL = "scripted-model";
+const model = await startChatModel();
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
 let owner: UserContext;
@@ -36,10 +31,7 @@ let other: UserContext;
 beforeAll(async () => {
   handle = await createTestDatabase();
   useDatabase(handle);
-  [owner, other] = (await registerOwners(handle.db, "Ola", "Odo")) as [UserContext, UserContext];
-  const m = await registerUser(handle.db, { name: "Mo", email: "mo@example.com", password: "password mo" });
-  await joinByInvitation(handle.db, owner, { email: "mo@example.com", role: "member" });
-  member = await resolveUserContext(handle.db, { userId: m.user.id, preferredOrgId: owner.orgId });
+  ({ owner, member, other } = await registerOwnerMemberAndOther(handle.db));
 }, 60_000);
 afterAll(async () => {
   useDatabase(undefined);
@@ -49,24 +41,12 @@ afterAll(async () => {
 
 const post = (path: string, body: unknown) =>
   fetch(`${model.baseUrl}${path}`, { method: "POST", body: JSON.stringify(body) });
-const received = async () =>
-  ((await (await fetch(`${model.baseUrl}/__requests`)).json()) as { requests: { model: string }[] }).requests;
-
-async function newConversation(ctx: UserContext) {
-  const agent = await ensureDefaultAgent(handle.db, ctx.orgId);
-  return { agent, conversation: await createConversation(handle.db, ctx, agent.id) };
-}
+const received = () => modelRequests<{ model: string }>(model.baseUrl);
+const newConversation = (ctx: UserContext) => newChat(handle.db, ctx);
 
 function turn(ctx: UserContext, body: Record<string, unknown>) {
   signedIn.ctx = ctx;
-  return chatRoute(
-    new Request("http://localhost/api/chat", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    }),
-    { params: Promise.resolve({}) },
-  );
+  return postChatTurn(body);
 }
 
 describe("the models an organization allows", () => {

@@ -4,17 +4,15 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as stopRoute } from "@/app/api/chat/[id]/stop/route";
 import { GET as streamRoute } from "@/app/api/chat/[id]/stream/route";
-import { POST as chatRoute } from "@/app/api/chat/route";
 import type { DatabaseHandle } from "@/db/client";
 import { conversations } from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
-import { ensureDefaultAgent } from "@/lib/chat/agents";
-import { createConversation, loadMessages } from "@/lib/chat/conversations";
+import { loadMessages } from "@/lib/chat/conversations";
 import { runningTurn } from "@/lib/chat/turn-streams";
-import { startScriptedModel } from "../fixtures/mcp/start-fixture";
 import { useDatabase } from "./gateway-client";
 import { describeOnPostgres } from "./on-postgres";
 import { registerOwners } from "./org-users";
+import { newChat, postChatTurn, scriptAnswers, startChatModel, userText } from "./scripted-chat";
 import { openSecondInstance } from "./second-instance";
 import { createTestDatabase } from "./test-db";
 
@@ -25,9 +23,7 @@ vi.mock("@/lib/auth/request-context", () => ({
   requireSignedInUser: async () => signedIn.ctx,
 }));
 
-const model = await startScriptedModel();
-process.env.OPENAI_BASE_URL = `${model.baseUrl}/v1`;
-process.env.CHAT_MODEL = "scripted-model";
+const model = await startChatModel();
 
 let handle: DatabaseHandle;
 let owner: UserContext;
@@ -46,16 +42,9 @@ afterAll(async () => {
 
 const WORDS = Array.from({ length: 30 }, (_, i) => `word${i}`).join(" ");
 /** The model's next answer: thirty words, a tenth of a second apart. */
-const slowAnswer = () =>
-  fetch(`${model.baseUrl}/__script`, {
-    method: "POST",
-    body: JSON.stringify({ steps: [{ text: WORDS, delayMs: 100 }] }),
-  });
+const slowAnswer = () => scriptAnswers(model.baseUrl, [{ text: WORDS, delayMs: 100 }]);
 
-async function newConversation() {
-  const agent = await ensureDefaultAgent(handle.db, owner.orgId);
-  return createConversation(handle.db, owner, agent.id);
-}
+const newConversation = async () => (await newChat(handle.db, owner)).conversation;
 
 const params = (id: string) => ({ params: Promise.resolve({ id }) });
 const as = (ctx: UserContext) => {
@@ -63,17 +52,7 @@ const as = (ctx: UserContext) => {
 };
 function startTurn(conversationId: string, text: string) {
   as(owner);
-  return chatRoute(
-    new Request("http://localhost/api/chat", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        id: conversationId,
-        message: { id: `u-${text.replaceAll(" ", "-")}`, role: "user", parts: [{ type: "text", text }] },
-      }),
-    }),
-    { params: Promise.resolve({}) },
-  );
+  return postChatTurn({ id: conversationId, message: userText(`u-${text.replaceAll(" ", "-")}`, text) });
 }
 const reattach = (conversationId: string, ctx = owner) => {
   as(ctx);

@@ -36,3 +36,17 @@ export async function joinByInvitation(
   const joined = await acceptInvitation(db, { token, userId: user.id });
   return { userId: joined.userId, email: input.email, role: joined.role };
 }
+
+/**
+ * Ola and Odo, owners of an organization each, and Mo, a member of Ola's: the three a chat test needs to show
+ * what a member, the organization's owner and another organization may see.
+ */
+export async function registerOwnerMemberAndOther(
+  db: Database,
+): Promise<{ owner: UserContext; member: UserContext; other: UserContext }> {
+  const [owner, other] = (await registerOwners(db, "Ola", "Odo")) as [UserContext, UserContext];
+  const { user } = await registerUser(db, { name: "Mo", email: "mo@example.com", password: "password mo" });
+  await joinByInvitation(db, owner, { email: "mo@example.com", role: "member" });
+  const member = await resolveUserContext(db, { userId: user.id, preferredOrgId: owner.orgId });
+  return { owner, member, other };
+}
