@@ -88,6 +88,8 @@ export async function startApp(options: {
   port: number;
   databaseUrl: string;
   env?: Record<string, string>;
+  /** Another checkout of the app, built, to serve instead of this one (a baseline to compare with). */
+  root?: string;
 }): Promise<RunningApp> {
   const { port } = options;
   const origin = `http://127.0.0.1:${port}`;
@@ -101,7 +103,7 @@ export async function startApp(options: {
     ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
   const child = spawn(process.execPath, [...profile, "scripts/serve.mjs"], {
-    cwd: root,
+    cwd: options.root ?? root,
     env: {
       ...inherited,
       NODE_ENV: "production",

@@ -5,6 +5,7 @@ import {
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { request } from "undici";
 import type { ApiKeyRing } from "../api-key-ring";
 
 type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -92,5 +93,44 @@ export function benchClients() {
       };
     },
     closeAll: () => Promise.allSettled(clients.map((client) => client.close())),
+  };
+}
+
+/**
+ * A client reduced to one HTTP request per call, to compare what the app itself costs at each revision without
+ * either SDK client's own time: a lone tools/call as a 2025-11-25 client without a session sends it, or as a
+ * 2026-07-28 client does (its _meta envelope and routing headers).
+ */
+export function rawCaller(url: string, ring: ApiKeyRing, revision: "2025-11-25" | "2026-07-28") {
+  let id = 0;
+  const envelope = {
+    "io.modelcontextprotocol/protocolVersion": revision,
+    "io.modelcontextprotocol/clientInfo": { name: "switchboard-bench", version: "1.0.0" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  return {
+    async callTool(params: { name: string; arguments: Record<string, unknown> }) {
+      const modern = revision === "2026-07-28";
+      const response = await request(url, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${ring.next()}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": revision,
+          ...(modern ? { "mcp-method": "tools/call", "mcp-name": params.name } : {}),
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: ++id,
+          method: "tools/call",
+          params: modern ? { ...params, _meta: envelope } : params,
+        }),
+      });
+      const answer = (await response.body.json()) as { result?: { isError?: boolean; content?: unknown } };
+      if (response.statusCode !== 200 || !answer.result)
+        throw new Error(`tools/call answered ${response.statusCode}: ${JSON.stringify(answer)}`);
+      return answer.result;
+    },
   };
 }
