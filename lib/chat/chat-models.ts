@@ -1,47 +1,27 @@
 import { and, eq } from "drizzle-orm";
-import { z } from "zod";
 import type { Database } from "@/db/client";
-import { type Conversation, conversations, organizations } from "@/db/schema";
-import { recordAudit } from "@/lib/audit/record-audit";
-import { type RequestContext, requireAdmin, type UserContext } from "@/lib/auth/context";
+import { type Conversation, conversations } from "@/db/schema";
+import type { RequestContext, UserContext } from "@/lib/auth/context";
 import { getEnv } from "@/lib/env";
 import { ValidationError } from "@/lib/errors";
 import { parseInput } from "@/lib/validation";
+import { organizationModelList } from "./model-lists";
 import { modelNameSchema } from "./model-name";
 import { organizationTextOnlyModels } from "./text-only-models";
-
-const chatModelsSchema = z
-  .array(modelNameSchema)
-  .max(100, { error: "Allow at most 100 models." })
-  .transform((names) => [...new Set(names)]);
 
 /** The model an agent answers with when the conversation chose none. */
 export const agentModelName = (agentModel: string | null) => agentModel ?? getEnv().CHAT_MODEL;
 
+const chatModels = organizationModelList("chatModels", {
+  setting: "Chat models",
+  tooMany: "Allow at most 100 models.",
+});
+
 /** The models the organization lets its members choose in a conversation, besides each agent's own. */
-export async function organizationChatModels(db: Database, ctx: RequestContext): Promise<string[]> {
-  const [row] = await db
-    .select({ chatModels: organizations.chatModels })
-    .from(organizations)
-    .where(eq(organizations.id, ctx.orgId));
-  return row?.chatModels ?? [];
-}
+export const organizationChatModels = chatModels.read;
 
 /** Sets which models of the configured endpoint the organization's members may choose; owners and admins only. */
-export async function setOrganizationChatModels(db: Database, ctx: RequestContext, input: unknown) {
-  requireAdmin(ctx);
-  const models = parseInput(chatModelsSchema, input);
-  const before = await organizationChatModels(db, ctx);
-  await db.update(organizations).set({ chatModels: models }).where(eq(organizations.id, ctx.orgId));
-  await recordAudit(db, ctx, {
-    action: "settings.update",
-    targetType: "settings",
-    targetName: "Chat models",
-    before: { chatModels: before },
-    after: { chatModels: models },
-  });
-  return models;
-}
+export const setOrganizationChatModels = chatModels.set;
 
 /** The models a conversation may use, the agent's first, the one it uses now, and those that take no images. */
 export interface ConversationModels {
