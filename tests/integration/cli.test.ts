@@ -187,11 +187,51 @@ describe("mcp:connect", () => {
       expect(connected.code).toBe(0);
       const printed = JSON.parse(connected.out);
       expect(printed.tools.map((tool: { name: string }) => tool.name)).toContain("test_simple_text");
-      expect(printed.called).toEqual([{ name: "test_simple_text", isError: false }]);
+      expect(printed.called).toMatchObject([{ name: "test_simple_text", isError: false }]);
     } finally {
       delete process.env.MCP_CONFORMANCE_CONTEXT;
       await server.stop();
     }
+  });
+
+  it("calls the tool it is told to, authorizing again when the call needs more scope (step-up)", async () => {
+    const { startOAuthMcpServer } = await import("../fixtures/mcp/oauth-server");
+    const server = await startOAuthMcpServer({ stepUpOnCall: true });
+    try {
+      const called = await cli(
+        "mcp:connect",
+        server.url,
+        "--call",
+        "echo",
+        "--arguments",
+        '{"message":"hi"}',
+      );
+      expect(called.code).toBe(0);
+      expect(called.out).toContain("Called echo: hi");
+      // Listing took files:read; the call's 403 insufficient_scope took a second grant, for files:write too.
+      expect(server.stats.codeGrants).toBe(2);
+      const missing = await cli("mcp:connect", server.url, "--call", "nope");
+      expect(missing.code).toBe(2);
+      expect(missing.err).toContain('The server lists no tool named "nope".');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("refuses --arguments that are not a JSON object, or without --call", async () => {
+    const notObject = await cli(
+      "mcp:connect",
+      "http://127.0.0.1:9/mcp",
+      "--call",
+      "echo",
+      "--arguments",
+      "[1]",
+    );
+    expect(notObject.code).toBe(2);
+    expect(notObject.err).toContain("--arguments must be a JSON object");
+    const alone = await cli("mcp:connect", "http://127.0.0.1:9/mcp", "--arguments", "{}");
+    expect(alone.code).toBe(2);
+    expect(alone.err).toContain("--arguments needs --call <tool>.");
   });
 
   it("explains a bad address and a server that cannot be reached", async () => {

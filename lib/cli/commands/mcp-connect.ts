@@ -12,7 +12,7 @@ import {
 } from "@/lib/mcp/oauth/loopback-redirect";
 import { MemoryOAuthConnection } from "@/lib/mcp/oauth/memory-connection";
 import { ConnectOAuthProvider, type PreRegisteredClient } from "@/lib/mcp/oauth/sdk-auth-provider";
-import type { McpConnectionConfig } from "@/lib/mcp/types";
+import type { McpConnectionConfig, ToolExecutionResult } from "@/lib/mcp/types";
 import { CliUsageError, type StandaloneCliCommand } from "../command";
 
 const ID = "cli";
@@ -44,6 +44,38 @@ function preRegisteredClient(values: Record<string, unknown>): PreRegisteredClie
   if (!clientId) return undefined;
   const secret = typeof values["client-secret"] === "string" ? values["client-secret"] : undefined;
   return { clientId, clientSecret: secret ?? (fromFlags ? undefined : fromContext.client_secret) };
+}
+
+const toolArguments = z.record(z.string(), z.unknown());
+
+/** The tools to call after listing: the one named by --call (with --arguments), then those the suite names. */
+function callsToMake(
+  values: Record<string, unknown>,
+): { name: string; arguments: Record<string, unknown> }[] {
+  const name = typeof values.call === "string" ? values.call.trim() : undefined;
+  const raw = typeof values.arguments === "string" ? values.arguments : undefined;
+  if (raw !== undefined && !name) throw new CliUsageError("--arguments needs --call <tool>.");
+  if (values.call !== undefined && !name) throw new CliUsageError("--call needs a tool name.");
+  const calls = readConformanceContext().toolCalls ?? [];
+  if (!name) return calls;
+  let parsed: unknown = {};
+  if (raw !== undefined) {
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      throw new CliUsageError('--arguments must be a JSON object, such as \'{"text":"hi"}\'.');
+    }
+  }
+  const args = toolArguments.safeParse(parsed);
+  if (!args.success) throw new CliUsageError('--arguments must be a JSON object, such as \'{"text":"hi"}\'.');
+  return [{ name, arguments: args.data }, ...calls];
+}
+
+/** A call's text parts, or its error message, as one line to print. */
+function resultText(result: ToolExecutionResult): string {
+  if (result.content === null) return result.errorMessage ?? "no answer";
+  const texts = result.content.flatMap((part) => (part.type === "text" ? [part.text] : [`[${part.type}]`]));
+  return texts.join(" ") || "(no content)";
 }
 
 function parseUrl(raw: string | undefined): string {
@@ -89,16 +121,20 @@ async function authorize(
 export const mcpConnect: StandaloneCliCommand = {
   name: "mcp:connect",
   standalone: true,
-  usage: "mcp:connect <url> [--client-id <id>] [--client-secret <secret>] [--scope <scopes>]",
+  usage:
+    "mcp:connect <url> [--client-id <id>] [--client-secret <secret>] [--scope <scopes>] [--call <tool> [--arguments <json>]]",
   description:
-    "Connect to a Streamable HTTP MCP server with the app's client, through OAuth when the server asks for it, and list its tools.",
+    "Connect to a Streamable HTTP MCP server with the app's client, through OAuth when the server asks for it, list its tools, and call one if asked.",
   options: {
     "client-id": { type: "string" },
     "client-secret": { type: "string" },
     scope: { type: "string" },
+    call: { type: "string" },
+    arguments: { type: "string" },
   },
   async run({ values, positionals }, io) {
     const url = parseUrl(positionals[0]);
+    const calls = callsToMake(values);
     const connection = new MemoryOAuthConnection();
     const options = {
       scope: typeof values.scope === "string" ? values.scope : undefined,
@@ -126,13 +162,15 @@ export const mcpConnect: StandaloneCliCommand = {
       };
       const client = new SdkMcpClient(pool);
       const { tools } = await client.listFeatures(config);
-      // The tools the conformance suite asks for, each called once (a listed tool only).
+      // Each tool asked for is called once; one the suite names only if the server lists it.
       const listed = new Set(tools.map((tool) => tool.name));
+      const named = typeof values.call === "string" ? values.call.trim() : undefined;
+      if (named && !listed.has(named)) throw new CliUsageError(`The server lists no tool named "${named}".`);
       const called = [];
-      for (const call of readConformanceContext().toolCalls ?? []) {
+      for (const call of calls) {
         if (!listed.has(call.name)) continue;
         const result = await client.executeTool(config, call.name, call.arguments);
-        called.push({ name: call.name, isError: result.isError });
+        called.push({ name: call.name, isError: result.isError, text: resultText(result) });
       }
       const authorized = connection.accessToken() !== undefined;
       io.print(
@@ -142,6 +180,7 @@ export const mcpConnect: StandaloneCliCommand = {
           ...tools.map(
             (tool) => `  ${tool.name}${tool.description ? ` — ${tool.description.split("\n")[0]}` : ""}`,
           ),
+          ...called.map((call) => `Called ${call.name}${call.isError ? " (an error)" : ""}: ${call.text}`),
         ].join("\n"),
         {
           url,
