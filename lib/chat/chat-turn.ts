@@ -19,6 +19,7 @@ import { askInChat } from "./ask-in-chat";
 import { chooseConversationModel, resolveConversationModel } from "./chat-models";
 import { getConversation, loadBranches, saveMessages } from "./conversations";
 import { fileForModel, filesOfMessages, withFilesRead } from "./file-attachments";
+import { fileHandlesNote, type ToolTurnContext } from "./files-for-tools";
 import { chatModel, offline } from "./model";
 import { describeModelError } from "./model-errors";
 import { prepareConversation } from "./prepare-conversation";
@@ -80,9 +81,13 @@ export async function chatTurn(
   // The question is kept at once, so a page reloaded mid-answer shows it above the answer it re-attaches to.
   if (message) await saveMessages(db, conversation, messages);
   const stop = await stopSignalOf(db, turnId);
+  // A tool that takes files gets them by handle: the model is told each file's.
+  const takesFiles = Object.keys(tools).some((name) => active.toolOrigins[name]?.takesFiles);
+  const system = [agent.instructions, takesFiles ? fileHandlesNote(files) : undefined].filter(Boolean);
   const result = streamText({
     model,
-    system: agent.instructions || undefined,
+    system: system.length > 0 ? system.join("\n\n") : undefined,
+    experimental_context: { files } satisfies ToolTurnContext,
     // Every discovered tool, so results of tools since switched off are still cut to the budget.
     messages: await convertToModelMessages(forModel(messages), {
       tools: features.tools,

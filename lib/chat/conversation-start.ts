@@ -11,6 +11,7 @@ import { budgetElapsed } from "@/lib/tools/refresh-discoveries";
 import { claimUniqueNames } from "@/lib/tools/tool-names";
 import type { ToolDescriptor, ToolSource } from "@/lib/tools/types";
 import { type ConversationToolCall, chatTool } from "./chat-tool";
+import { fileArgumentsOf } from "./files-for-tools";
 
 /** The part of an agent that conversation start needs. */
 export interface AgentForDiscovery {
@@ -42,6 +43,8 @@ export interface ToolOrigin {
   title?: string;
   /** What the tool says of itself (read-only, destructive): the agent's approval policy reads it. */
   annotations?: ToolAnnotations;
+  /** Whether an argument takes a file, so the model is told the handles of the conversation's files. */
+  takesFiles?: true;
 }
 
 /** What a conversation works with until it ends: discovered once, never again on each step of the tool loop. */
@@ -145,6 +148,7 @@ export async function discoverForConversation(
       ...(integrationId ? { integrationId } : {}),
       ...(descriptor.title ? { title: descriptor.title } : {}),
       ...(descriptor.annotations ? { annotations: descriptor.annotations } : {}),
+      ...(fileArgumentsOf(descriptor.inputSchema) ? { takesFiles: true as const } : {}),
     };
   };
   for (const descriptor of ownTools) add(descriptor);

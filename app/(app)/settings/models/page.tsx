@@ -39,7 +39,14 @@ export default async function ChatModelsPage() {
       </div>
       {endpoint.configured ? (
         <>
-          <Card>
+          <Card className="grid gap-4">
+            <div>
+              <CardTitle>Allowed models</CardTitle>
+              <CardDescription>
+                The models members may choose, besides each agent&apos;s own. An unticked model stays usable
+                by the agents that name it.
+              </CardDescription>
+            </div>
             {endpoint.listed === null ? (
               <Alert tone="info">{endpoint.reason} Type the names of the models it serves.</Alert>
             ) : null}
