@@ -201,6 +201,24 @@ describe("stdio servers of either revision", () => {
     }
   });
 
+  it("says a command that does not exist was not found", async () => {
+    const error = await failure(
+      client.listFeatures({
+        integrationId: randomUUID(),
+        orgId: ORG_ID,
+        timeoutMs: 5000,
+        transport: "stdio",
+        command: "no-such-mcp-server-command",
+        args: [],
+        env: {},
+      }),
+    );
+    expect(error).toBeInstanceOf(McpConnectionError);
+    expect(error.message).toBe(
+      'Could not start the command "no-such-mcp-server-command": command not found.',
+    );
+  });
+
   it("gives up on one that never answers after its timeout, leaving no process behind", async () => {
     const starts = path.join(logs, randomUUID());
     const config = {
