@@ -23,10 +23,14 @@ import packageJson from "@/package.json" with { type: "json" };
 import { McpError as DomainMcpError } from "../errors";
 import { relayFor } from "../relay/downstream-relay";
 import type { McpConnectionConfig } from "../types";
+import { ConnectTimeoutError, withDeadline } from "./deadline";
 import { asLegacyError, ModernUpstreamClient } from "./modern-client";
+import { connectModernStdio } from "./modern-stdio";
 import { createGuardedFetch } from "./network-guard";
 import { forgetRevision, type RevisionKey, rememberedRevision, rememberRevision } from "./revision-memory";
 import type { UpstreamClient } from "./upstream-client";
+
+export { ConnectTimeoutError } from "./deadline";
 
 export interface McpSession {
   client: UpstreamClient;
@@ -45,27 +49,6 @@ export interface McpSession {
 }
 
 const clientInfo = { name: "switchboard", version: packageJson.version };
-
-async function withDeadline<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ConnectTimeoutError(message)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-export class ConnectTimeoutError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ConnectTimeoutError";
-  }
-}
 
 // The SDK gives a stdio server 4 s to exit before it kills it.
 const EXIT_WAIT_MS = 5000;
@@ -163,21 +146,11 @@ async function connectWith(transport: Transport, config: McpConnectionConfig, ki
 // Servers that predate Streamable HTTP answer its POST with one of these; the spec says to try SSE then.
 const FALLBACK_STATUSES = new Set([400, 404, 405]);
 
-/** Opens a session: stdio as a child process, HTTP as Streamable HTTP with a fallback to the older SSE transport. */
 type ModernFetch = NonNullable<ConstructorParameters<typeof ModernHttpTransport>[1]>["fetch"];
 
+/** Opens a session: stdio as a child process, HTTP as Streamable HTTP with a fallback to the older SSE transport. */
 export async function openMcpSession(config: McpConnectionConfig): Promise<McpSession> {
-  if (config.transport === "stdio") {
-    // A server that keeps data gets its folder before it starts (it may not create it itself).
-    if (config.dataFolder) await mkdir(config.dataFolder, { recursive: true });
-    const transport = new StdioClientTransport({
-      command: config.command,
-      args: config.args,
-      env: { ...inheritedEnv(), ...config.env },
-      stderr: "ignore",
-    });
-    return connectWith(transport, config, "stdio");
-  }
+  if (config.transport === "stdio") return openStdioSession(config);
   const url = new URL(config.url);
   const guarded = createGuardedFetch(config.allowPrivateNetwork, Object.keys(config.headers));
   const fetch = config.oauth ? config.oauth.authorize(guarded) : guarded;
@@ -195,6 +168,39 @@ export async function openMcpSession(config: McpConnectionConfig): Promise<McpSe
   const legacy = await connectLegacyHttp(url, { fetch, requestInit }, config);
   rememberRevision(server, { kind: "legacy" });
   return legacy;
+}
+
+/**
+ * A stdio server as a child process, at the newest revision both speak, as over HTTP: 2026-07-28 if it offers it
+ * (asked on a probe process, or known from the last connection), otherwise the 2025 handshake.
+ */
+async function openStdioSession(config: Extract<McpConnectionConfig, { transport: "stdio" }>) {
+  // A server that keeps data gets its folder before it starts (it may not create it itself).
+  if (config.dataFolder) await mkdir(config.dataFolder, { recursive: true });
+  const env = { ...inheritedEnv(), ...config.env };
+  const server = { integrationId: config.integrationId, command: config.command, args: config.args };
+  if (rememberedRevision(server)?.kind !== "legacy") {
+    const modern = await connectModernStdio(config, env, server);
+    if (modern) return modern;
+  }
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: config.args,
+    env,
+    stderr: "ignore",
+  });
+  try {
+    return await connectWith(transport, config, "stdio");
+  } catch (error) {
+    // A server that answers the 2025 handshake with an error of its own may have moved on to 2026-07-28: the
+    // next connection asks it again.
+    const answered =
+      error instanceof McpError &&
+      error.code !== ErrorCode.RequestTimeout &&
+      error.code !== ErrorCode.ConnectionClosed;
+    if (answered) forgetRevision(server);
+    throw error;
+  }
 }
 
 interface HttpOptions {

@@ -8,7 +8,7 @@ import {
   type UpstreamRpcError,
 } from "../errors";
 import type { McpConnectionConfig } from "../types";
-import { ConnectTimeoutError } from "./connect";
+import { ConnectTimeoutError } from "./deadline";
 import { type Failure, failureOf } from "./failure-kind";
 import { hideHostPaths } from "./host-paths";
 import { PrivateNetworkError } from "./network-guard";

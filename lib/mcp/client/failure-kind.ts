@@ -2,7 +2,7 @@ import { UnauthorizedError as SdkUnauthorizedError } from "@modelcontextprotocol
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError as SdkMcpError } from "@modelcontextprotocol/sdk/types.js";
 import { McpError } from "../errors";
-import { ConnectTimeoutError } from "./connect";
+import { ConnectTimeoutError } from "./deadline";
 import { PrivateNetworkError } from "./network-guard";
 import { isStreamEndedError } from "./unanswered-guard";
 

@@ -1,8 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync } from "node:fs";
 import net from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SdkMcpClient } from "@/lib/mcp/client/mcp-client";
+import { rememberedRevision } from "@/lib/mcp/client/revision-memory";
 import { McpSessionPool } from "@/lib/mcp/client/session-pool";
 import { McpConnectionError, McpUnauthorizedError, McpUpstreamError } from "@/lib/mcp/errors";
 import { bundledCommand, findPreset } from "@/lib/mcp/presets";
@@ -131,6 +134,142 @@ describe.each([
     expect(result.errorMessage).toBeTruthy();
   });
 });
+
+describe("stdio servers of either revision", () => {
+  const logs = mkdtempSync(path.join(tmpdir(), "stdio-starts-"));
+
+  /** A stdio fixture noting each of its processes' pids in a file of its own. */
+  const noted = (file: string, timeoutMs = 15_000) => {
+    const starts = path.join(logs, randomUUID());
+    const config = {
+      integrationId: randomUUID(),
+      orgId: ORG_ID,
+      timeoutMs,
+      transport: "stdio",
+      command: process.execPath,
+      args: ["--import", "tsx", path.resolve("tests/fixtures/mcp", file), "--starts", starts],
+      env: {},
+    } satisfies McpConnectionConfig;
+    return { config, pids: () => pidsIn(starts) };
+  };
+
+  it("serves one that speaks only 2026-07-28, probing it on a process of its own only the first time", async () => {
+    const local = new McpSessionPool({ idleMs: 60_000 });
+    const localClient = new SdkMcpClient(local);
+    const { config, pids } = noted("stdio-modern.ts");
+    try {
+      const { tools, resources, prompts } = await localClient.listFeatures(config);
+      expect(tools.map((tool) => tool.name)).toContain("test_simple_text");
+      expect(resources.map((resource) => resource.uri)).toContain("test://static-text");
+      expect(prompts.map((prompt) => prompt.name)).toContain("test_simple_prompt");
+      expect(textOf(await localClient.executeTool(config, "test_simple_text", {}))).toBe(
+        "This is a simple text response for testing.",
+      );
+      const read = await localClient.readResource(config, "test://static-text");
+      expect(read.contents[0]).toMatchObject({ text: "This is the content of the static text resource." });
+      // The probe's process is gone: one process, in the one place the pool counts.
+      expect(pids()).toHaveLength(2);
+      expect(pids().filter(isRunning)).toHaveLength(1);
+      expect(local.processCount()).toBe(1);
+      expect(rememberedRevision(config)).toMatchObject({ kind: "modern" });
+      // Its next process adopts the remembered answer: no probe.
+      await local.closeIntegration(config.integrationId);
+      expect(pids().filter(isRunning)).toHaveLength(0);
+      expect(local.processCount()).toBe(0);
+      expect(textOf(await localClient.executeTool(config, "test_simple_text", {}))).toMatch(/simple text/);
+      expect(pids()).toHaveLength(3);
+    } finally {
+      await local.closeAll();
+    }
+  });
+
+  it("serves one that speaks only 2025 revisions the 2025 way, probing it only the first time", async () => {
+    const local = new McpSessionPool({ idleMs: 60_000 });
+    const localClient = new SdkMcpClient(local);
+    const { config, pids } = noted("stdio-crash.ts");
+    try {
+      expect(textOf(await localClient.executeTool(config, "ok", {}))).toBe("ok");
+      expect(pids()).toHaveLength(2);
+      expect(pids().filter(isRunning)).toHaveLength(1);
+      expect(rememberedRevision(config)).toEqual({ kind: "legacy" });
+      await local.closeIntegration(config.integrationId);
+      expect(textOf(await localClient.executeTool(config, "ok", {}))).toBe("ok");
+      expect(textOf(await localClient.executeTool(config, "ok", {}))).toBe("ok");
+      expect(pids()).toHaveLength(3);
+    } finally {
+      await local.closeAll();
+    }
+  });
+
+  it("says a command that does not exist was not found", async () => {
+    const error = await failure(
+      client.listFeatures({
+        integrationId: randomUUID(),
+        orgId: ORG_ID,
+        timeoutMs: 5000,
+        transport: "stdio",
+        command: "no-such-mcp-server-command",
+        args: [],
+        env: {},
+      }),
+    );
+    expect(error).toBeInstanceOf(McpConnectionError);
+    expect(error.message).toBe(
+      'Could not start the command "no-such-mcp-server-command": command not found.',
+    );
+  });
+
+  it("gives up on one that never answers after its timeout, leaving no process behind", async () => {
+    const starts = path.join(logs, randomUUID());
+    const config = {
+      integrationId: randomUUID(),
+      orgId: ORG_ID,
+      timeoutMs: 1000,
+      transport: "stdio",
+      command: process.execPath,
+      // Notes its pid, then reads nothing and answers nothing.
+      args: [
+        "-e",
+        "require('fs').appendFileSync(process.argv[1], process.pid + '\\n'); setInterval(() => {}, 1e6)",
+        starts,
+      ],
+      env: {},
+    } satisfies McpConnectionConfig;
+    // Each try on a pool of its own, which has no state for the integration that would hold the call back.
+    for (const started of [2, 3]) {
+      const local = new McpSessionPool({ idleMs: 60_000 });
+      try {
+        const error = await failure(new SdkMcpClient(local).listFeatures(config));
+        expect(error).toBeInstanceOf(McpConnectionError);
+        expect(error.message).toMatch(/did not (finish the handshake|answer) within 1 s/);
+        // The first try's probe process and its 2025 handshake's are both gone once the failure is reported;
+        // silent to the probe, the server is not probed again.
+        expect(pidsIn(starts)).toHaveLength(started);
+        expect(pidsIn(starts).filter(isRunning)).toEqual([]);
+        expect(local.processCount()).toBe(0);
+      } finally {
+        await local.closeAll();
+      }
+    }
+  });
+});
+
+function pidsIn(file: string): number[] {
+  try {
+    return readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 async function startEverythingTracked(transport: "streamableHttp" | "sse") {
   const started = await startEverything(transport);

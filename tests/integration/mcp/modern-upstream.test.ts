@@ -1,3 +1,4 @@
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as toolsRoute } from "@/app/api/mcp/tools/route";
 import { createApiKey } from "@/lib/api-keys/api-keys";
@@ -38,6 +39,13 @@ let owner: UserContext;
 let key: string;
 let modern: RunningFixture;
 let integrationId: string;
+let localId: string;
+
+// The same server as a local process, on the v2 package's stdio server: it too refuses the 2025 handshake.
+const LOCAL = {
+  command: process.execPath,
+  args: ["--import", "tsx", path.resolve("tests/fixtures/mcp/stdio-modern.ts")],
+};
 
 const SAID = "This is a simple text response for testing.";
 
@@ -56,6 +64,14 @@ beforeAll(async () => {
       transport: "streamable-http",
       url: modern.url,
     })
+  ).id;
+  localId = (
+    await createIntegration(
+      handle.db,
+      owner,
+      { source: "custom", name: "Local", transport: "stdio", ...LOCAL },
+      { operator: true },
+    )
   ).id;
 }, 60_000);
 
@@ -113,37 +129,43 @@ describe("an integration whose server speaks only 2026-07-28", () => {
     }
   });
 
-  it("shows a 2026-07-28 client the server's own question, by the server's name for it, on both endpoints", async () => {
-    const endpoints = [
-      { name: "modern_test_input_required_result_elicitation" },
-      {
-        name: "test_input_required_result_elicitation",
-        url: "http://localhost:3000/api/mcp/integrations/modern",
-        fetch: passThroughFetch("modern"),
-      },
-    ];
-    for (const { name, ...through } of endpoints) {
-      const call = (more: Record<string, unknown> = {}) =>
-        modernRequest(
-          key,
-          "tools/call",
-          { name, arguments: {}, _meta: envelope({ elicitation: {} }), ...more },
-          through,
-        );
-      const asked = (await call()).body.result;
-      expect(asked.resultType).toBe("input_required");
-      expect(Object.keys(asked.inputRequests)).toEqual(["user_name"]);
-      expect(asked.inputRequests.user_name).toMatchObject({
-        method: "elicitation/create",
-        params: { message: "What is your name?" },
-      });
-      const answered = await call({
-        inputResponses: { user_name: { action: "accept", content: { name: "Ada" } } },
-        requestState: asked.requestState,
-      });
-      expect(textOf(answered.body.result)).toBe("Hello, Ada!");
-    }
-  });
+  it.each([
+    ["Streamable HTTP", "modern"],
+    ["stdio", "local"],
+  ])(
+    "shows a 2026-07-28 client the server's own question, by the server's name for it, on both endpoints (%s)",
+    async (_transport, slug) => {
+      const endpoints = [
+        { name: `${slug}_test_input_required_result_elicitation` },
+        {
+          name: "test_input_required_result_elicitation",
+          url: `http://localhost:3000/api/mcp/integrations/${slug}`,
+          fetch: passThroughFetch(slug),
+        },
+      ];
+      for (const { name, ...through } of endpoints) {
+        const call = (more: Record<string, unknown> = {}) =>
+          modernRequest(
+            key,
+            "tools/call",
+            { name, arguments: {}, _meta: envelope({ elicitation: {} }), ...more },
+            through,
+          );
+        const asked = (await call()).body.result;
+        expect(asked.resultType).toBe("input_required");
+        expect(Object.keys(asked.inputRequests)).toEqual(["user_name"]);
+        expect(asked.inputRequests.user_name).toMatchObject({
+          method: "elicitation/create",
+          params: { message: "What is your name?" },
+        });
+        const answered = await call({
+          inputResponses: { user_name: { action: "accept", content: { name: "Ada" } } },
+          requestState: asked.requestState,
+        });
+        expect(textOf(answered.body.result)).toBe("Hello, Ada!");
+      }
+    },
+  );
 
   it("hears its list changes on a listen stream, and the catalog shows the new tool", async () => {
     expect((await restInvoke(key, "modern_test_trigger_tool_change")).status).toBe(200);
@@ -199,6 +221,55 @@ describe("an integration whose server speaks only 2026-07-28", () => {
     expect(textOf(viaPassThrough)).toBe(SAID);
     // Its subscription becomes a listen stream for that resource, which the server acknowledges.
     expect(await passThrough.subscribeResource({ uri: "test://watched-resource" })).toEqual({});
+    await passThrough.close();
+  });
+});
+
+describe("an integration whose stdio server speaks only 2026-07-28", () => {
+  it("is added and checked: its tools, resources and prompts are discovered at that revision", async () => {
+    const checked = await testIntegration(handle.db, owner, localId);
+    if (!checked.ok) throw new Error(checked.error);
+    const { tools, resources, prompts } = checked.capabilities;
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(["test_simple_text", "test_input_required_result_elicitation"]),
+    );
+    expect(resources.map((resource) => resource.uri)).toContain("test://static-text");
+    expect(prompts.map((prompt) => prompt.name)).toContain("test_simple_prompt");
+    // Remembered by its command, so its next process adopts the discover answer without a probe.
+    expect(rememberedRevision({ integrationId: localId, ...LOCAL })).toMatchObject({
+      kind: "modern",
+      discover: { supportedVersions: expect.arrayContaining(["2026-07-28"]) },
+    });
+  });
+
+  it("is called over REST and from the tool runner", async () => {
+    expect((await restTools()).map((tool) => tool.name)).toContain("local_test_simple_text");
+    expect(await restInvoke(key, "local_test_simple_text")).toEqual({
+      status: 200,
+      body: { content: [{ type: "text", text: SAID }] },
+    });
+    // The REST caller's capabilities reach the server over stdio too: it refuses what needs sampling.
+    const refused = await restInvoke(key, "local_test_missing_capability");
+    expect(refused.status).toBe(500);
+    expect(refused.body.upstream_error).toMatchObject({ code: -32021 });
+    const ran = await runIntegrationTool(handle.db, owner, localId, "test_simple_text", {});
+    expect(textOf(ran)).toBe(SAID);
+  });
+
+  it("is reached through the gateway and its own pass-through endpoint by a 2025-11-25 client", async () => {
+    const gateway = await connectGateway(key);
+    expect(textOf(await gateway.callTool({ name: "local_test_simple_text", arguments: {} }))).toBe(SAID);
+    await gateway.close();
+    const passThrough = await connectPassThrough("local", key);
+    expect((await passThrough.listTools()).tools.map((tool) => tool.name)).toContain("test_simple_text");
+    expect(textOf(await passThrough.callTool({ name: "test_simple_text", arguments: {} }))).toBe(SAID);
+    const read = await passThrough.readResource({ uri: "test://static-text" });
+    expect(read.contents[0]).toMatchObject({ text: "This is the content of the static text resource." });
+    const prompt = await passThrough.getPrompt({ name: "test_simple_prompt" });
+    expect(prompt.messages[0]?.content).toEqual({
+      type: "text",
+      text: "This is a simple prompt for testing.",
+    });
     await passThrough.close();
   });
 });
