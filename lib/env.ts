@@ -19,6 +19,15 @@ const optionalUrl = (protocols: readonly string[]) =>
     { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}` },
   );
 
+/** The value as a URL, or undefined when unset or not one (a refinement before has said so). */
+const parsedUrl = (value: string | undefined) => {
+  try {
+    return value === undefined ? undefined : new URL(value);
+  } catch {
+    return undefined;
+  }
+};
+
 const booleanFlag = optionalString
   .refine((value) => value === undefined || ["true", "false", "1", "0"].includes(value), {
     message: 'must be "true" or "false"',
@@ -115,6 +124,24 @@ export const envSchema = z.object({
     message: "must be at least 1",
   }),
   /**
+   * The S3-compatible store for chat files, addressed by path: endpoint and bucket (and an optional key prefix),
+   * like https://s3.example.com/switchboard-files. Unset: the files are kept in the database.
+   */
+  CHAT_FILE_S3_URL: optionalUrl(["https:", "http:"])
+    .refine((value) => parsedUrl(value)?.pathname.split("/").some(Boolean) ?? true, {
+      message: "must name the bucket as the URL's path, like https://s3.example.com/switchboard-files",
+    })
+    .refine((value) => !parsedUrl(value)?.username && !parsedUrl(value)?.password, {
+      message:
+        "must not carry credentials: set CHAT_FILE_S3_ACCESS_KEY_ID and CHAT_FILE_S3_SECRET_ACCESS_KEY",
+    })
+    .refine((value) => !parsedUrl(value)?.search && !parsedUrl(value)?.hash, {
+      message: "must be the endpoint and bucket only, with no ?query or #fragment",
+    }),
+  CHAT_FILE_S3_REGION: optionalString.transform((value) => value ?? "us-east-1"),
+  CHAT_FILE_S3_ACCESS_KEY_ID: optionalString,
+  CHAT_FILE_S3_SECRET_ACCESS_KEY: optionalString,
+  /**
    * How long a conversation start, or a listing that meets a never-discovered integration, waits for servers
    * before going on with what has answered.
    */
@@ -174,6 +201,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     if (result.data.AUTH_OIDC_ID && !result.data.AUTH_OIDC_ISSUER) {
       issues.push("AUTH_OIDC_ISSUER: required when AUTH_OIDC_ID is set");
     }
+    issues.push(...chatFileStoreIssues(result.data));
     if (issues.length > 0) throw new EnvError(issues);
     const demoServersSet = (source.MCP_DEMO_SERVERS ?? "").trim() !== "";
     return {
@@ -184,6 +212,20 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   throw new EnvError(
     result.error.issues.map((issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`),
   );
+}
+
+/** The S3 file store is configured whole or not at all: each variable missing from a half is named. */
+function chatFileStoreIssues(env: z.infer<typeof envSchema>): string[] {
+  const parts = {
+    CHAT_FILE_S3_URL: env.CHAT_FILE_S3_URL,
+    CHAT_FILE_S3_ACCESS_KEY_ID: env.CHAT_FILE_S3_ACCESS_KEY_ID,
+    CHAT_FILE_S3_SECRET_ACCESS_KEY: env.CHAT_FILE_S3_SECRET_ACCESS_KEY,
+  };
+  const set = Object.values(parts).some((value) => value !== undefined);
+  if (!set) return [];
+  return Object.entries(parts)
+    .filter(([, value]) => value === undefined)
+    .map(([name]) => `${name}: required when any of ${Object.keys(parts).join(", ")} is set`);
 }
 
 let cached: Env | undefined;

@@ -79,6 +79,56 @@ describe("parseEnv", () => {
     );
   });
 
+  it("keeps chat files in the database unless the S3 store is configured whole, naming each missing variable", () => {
+    expect(parseEnv({}).CHAT_FILE_S3_URL).toBeUndefined();
+    expect(parseEnv({}).CHAT_FILE_S3_REGION).toBe("us-east-1");
+    const whole = {
+      CHAT_FILE_S3_URL: "https://s3.example.com/switchboard-files",
+      CHAT_FILE_S3_ACCESS_KEY_ID: "AKIAEXAMPLE",
+      CHAT_FILE_S3_SECRET_ACCESS_KEY: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+      CHAT_FILE_S3_REGION: "auto",
+    };
+    expect(parseEnv(whole)).toMatchObject(whole);
+    const half = () =>
+      parseEnv({ CHAT_FILE_S3_URL: whole.CHAT_FILE_S3_URL, CHAT_FILE_S3_ACCESS_KEY_ID: "AKIA" });
+    expect(half).toThrow(
+      "CHAT_FILE_S3_SECRET_ACCESS_KEY: required when any of CHAT_FILE_S3_URL, CHAT_FILE_S3_ACCESS_KEY_ID, CHAT_FILE_S3_SECRET_ACCESS_KEY is set",
+    );
+    expect(half).not.toThrow(/CHAT_FILE_S3_URL:/);
+    const keysOnly = (() => {
+      try {
+        return parseEnv({ CHAT_FILE_S3_SECRET_ACCESS_KEY: whole.CHAT_FILE_S3_SECRET_ACCESS_KEY });
+      } catch (error) {
+        return error as EnvError;
+      }
+    })() as EnvError;
+    expect(keysOnly.issues.map((issue) => issue.split(":")[0])).toEqual([
+      "CHAT_FILE_S3_URL",
+      "CHAT_FILE_S3_ACCESS_KEY_ID",
+    ]);
+    // The secret is never part of the message.
+    expect(keysOnly.message).not.toContain(whole.CHAT_FILE_S3_SECRET_ACCESS_KEY);
+  });
+
+  it("takes the S3 store's endpoint and bucket as one path-style URL, without credentials", () => {
+    const keys = { CHAT_FILE_S3_ACCESS_KEY_ID: "AKIA", CHAT_FILE_S3_SECRET_ACCESS_KEY: "secret" };
+    expect(() => parseEnv({ ...keys, CHAT_FILE_S3_URL: "https://s3.example.com" })).toThrow(
+      "CHAT_FILE_S3_URL: must name the bucket as the URL's path, like https://s3.example.com/switchboard-files",
+    );
+    expect(() => parseEnv({ ...keys, CHAT_FILE_S3_URL: "https://key:secret@s3.example.com/files" })).toThrow(
+      "CHAT_FILE_S3_URL: must not carry credentials",
+    );
+    expect(() => parseEnv({ ...keys, CHAT_FILE_S3_URL: "s3://files" })).toThrow(
+      "CHAT_FILE_S3_URL: must be a URL starting with https:// or http://",
+    );
+    expect(() => parseEnv({ ...keys, CHAT_FILE_S3_URL: "not a url" })).toThrow(
+      /CHAT_FILE_S3_URL: must be a URL/,
+    );
+    expect(
+      parseEnv({ ...keys, CHAT_FILE_S3_URL: "http://127.0.0.1:9000/files/switchboard" }).CHAT_FILE_S3_URL,
+    ).toBe("http://127.0.0.1:9000/files/switchboard");
+  });
+
   it("reads boolean flags strictly", () => {
     expect(parseEnv({ ALLOW_REGISTRATION: "false" }).ALLOW_REGISTRATION).toBe(false);
     expect(() => parseEnv({ ALLOW_REGISTRATION: "nope" })).toThrow(/ALLOW_REGISTRATION/);
