@@ -446,12 +446,28 @@ export const chatFiles = pgTable(
     /** The type read from the bytes, never the one the browser claimed. */
     mediaType: text("media_type").notNull(),
     size: integer("size").notNull(),
-    content: bytea("content").notNull(),
+    /** The bytes, when the database stores them; null when they are in the S3-compatible file store. */
+    content: bytea("content"),
     /** What the model reads of a text file or PDF, extracted once at upload and cut to the budget; null for images. */
     text: text("text"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("chat_files_conversation_idx").on(table.organizationId, table.conversationId)],
+);
+
+/**
+ * Objects of the S3-compatible file store whose `chat_files` row is gone, however it went (the orphan sweep, or a
+ * cascade from its conversation, user or organization): queued by a trigger on `chat_files`, deleted from the
+ * store and then from here (`lib/chat/file-store/deleted-objects.ts`).
+ */
+export const chatFileDeletedObjects = pgTable(
+  "chat_file_deleted_objects",
+  {
+    organizationId: uuid("organization_id").notNull(),
+    fileId: uuid("file_id").notNull(),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.organizationId, table.fileId] })],
 );
 
 /**

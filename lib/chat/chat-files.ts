@@ -6,6 +6,7 @@ import { getEnv } from "@/lib/env";
 import { AppError, NotFoundError } from "@/lib/errors";
 import { isUuid } from "@/lib/validation";
 import { getConversation } from "./conversations";
+import { chatFileStore } from "./file-store/chat-file-store";
 import { extractFileText } from "./file-text";
 import { formatFileSize, sniffFileType } from "./file-types";
 import { sweepOrphanedChatFilesNowAndThen } from "./orphaned-files";
@@ -72,6 +73,7 @@ export async function storeChatFile(
       `This kind of file cannot be attached: the chat takes ${ALLOWED_FILES}.`,
     );
   const text = await extractFileText(sniffed.kind, file.bytes, env.CHAT_TOOL_RESULT_MAX_CHARS);
+  // The row first, its bytes then: a row whose bytes never arrived is deleted here, or else by the orphan sweep.
   const [row] = await db
     .insert(chatFiles)
     .values({
@@ -81,7 +83,6 @@ export async function storeChatFile(
       name: cleanFileName(file.name),
       mediaType: sniffed.mediaType,
       size: file.bytes.length,
-      content: file.bytes,
       text,
     })
     .returning({
@@ -91,8 +92,39 @@ export async function storeChatFile(
       size: chatFiles.size,
     });
   if (!row) throw new Error("The file was not stored.");
+  try {
+    await chatFileStore(db).put({ orgId: ctx.orgId, fileId: row.id }, file.bytes);
+  } catch (error) {
+    await db.delete(chatFiles).where(and(eq(chatFiles.id, row.id), eq(chatFiles.organizationId, ctx.orgId)));
+    throw error;
+  }
   await sweepOrphanedChatFilesNowAndThen(db);
   return info(row);
+}
+
+const fileRowsOf = (db: Database, ctx: UserContext, conversationId: string, ids: string[]) =>
+  db
+    .select()
+    .from(chatFiles)
+    .where(
+      and(
+        inArray(chatFiles.id, ids),
+        eq(chatFiles.conversationId, conversationId),
+        eq(chatFiles.organizationId, ctx.orgId),
+        eq(chatFiles.userId, ctx.userId),
+      ),
+    );
+
+/** The name, type and size of files of one of the user's conversations, by id, without their bytes. */
+export async function readChatFileInfos(
+  db: Database,
+  ctx: UserContext,
+  conversationId: string,
+  fileIds: string[],
+): Promise<ChatFileInfo[]> {
+  const ids = fileIds.filter(isUuid);
+  if (ids.length === 0) return [];
+  return (await fileRowsOf(db, ctx, conversationId, ids)).map(info);
 }
 
 /** Files of one of the user's conversations, by id; any id that is not theirs there is left out. */
@@ -104,18 +136,61 @@ export async function readChatFiles(
 ): Promise<ChatFileContent[]> {
   const ids = fileIds.filter(isUuid);
   if (ids.length === 0) return [];
-  const rows = await db
-    .select()
-    .from(chatFiles)
-    .where(
-      and(
-        inArray(chatFiles.id, ids),
-        eq(chatFiles.conversationId, conversationId),
-        eq(chatFiles.organizationId, ctx.orgId),
-        eq(chatFiles.userId, ctx.userId),
-      ),
-    );
-  return rows.map((row) => ({ ...info(row), content: row.content, text: row.text }));
+  const files = await readFiles(db, ctx, conversationId, ids, () => true);
+  return files.map(({ content, ...file }) => {
+    if (!content) throw new Error("A file's bytes were not read.");
+    return { ...file, content };
+  });
+}
+
+/** A file as the model reads it: its text, and its bytes only when they were asked for. */
+export interface ChatFileForModel extends ChatFileInfo {
+  content: Buffer | null;
+  text: string | null;
+}
+
+/**
+ * Files of one of the user's conversations for a turn: the bytes of every file when a tool of the turn takes files,
+ * else of images only, and only for a model that takes images; the model reads other files as the text extracted
+ * at upload, so their bytes are not fetched.
+ */
+export async function readChatFilesForModel(
+  db: Database,
+  ctx: UserContext,
+  conversationId: string,
+  fileIds: string[],
+  turn: { takesImages: boolean; toolsTakeFiles: boolean },
+): Promise<ChatFileForModel[]> {
+  const ids = fileIds.filter(isUuid);
+  if (ids.length === 0) return [];
+  return readFiles(
+    db,
+    ctx,
+    conversationId,
+    ids,
+    (row) => turn.toolsTakeFiles || (turn.takesImages && row.mediaType.startsWith("image/")),
+  );
+}
+
+async function readFiles(
+  db: Database,
+  ctx: UserContext,
+  conversationId: string,
+  ids: string[],
+  wantsBytes: (row: { mediaType: string }) => boolean,
+): Promise<ChatFileForModel[]> {
+  const rows = await fileRowsOf(db, ctx, conversationId, ids);
+  const store = chatFileStore(db);
+  // Bytes kept in the row (the database store, or a file stored before the S3 store was configured) are read there.
+  return Promise.all(
+    rows.map(async (row) => ({
+      ...info(row),
+      content: !wantsBytes(row)
+        ? null
+        : (row.content ?? (await store.get({ orgId: row.organizationId, fileId: row.id }))),
+      text: row.text,
+    })),
+  );
 }
 
 /** One file of the user's conversation, or 404 for anyone else's (whether it exists is not told). */

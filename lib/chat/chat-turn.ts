@@ -57,10 +57,14 @@ export async function chatTurn(
       message &&
       (await withFilesRead(db, ctx, conversation.id, await withAttachmentsRead(db, ctx, active, message))),
   });
-  const [files, takesImages] = await Promise.all([
-    filesOfMessages(db, ctx, conversation.id, messages),
-    modelTakesImages(db, ctx, modelName),
-  ]);
+  const takesImages = await modelTakesImages(db, ctx, modelName);
+  // A tool that takes files gets them by handle: the model is told each file's, and the files' bytes are read.
+  const takesFiles = Object.keys(active.tools).some((name) => active.toolOrigins[name]?.takesFiles);
+  // Before anything is stored: a file store that does not answer fails the turn with 503, to be tried again.
+  const files = await filesOfMessages(db, ctx, conversation.id, messages, {
+    takesImages,
+    toolsTakeFiles: takesFiles,
+  });
   const { model, name, baseURL, offline: offlineMode } = chatModel(modelName);
   // An answer continued after approvals adds this turn's tokens to what it had.
   const earlier = request.approvals ? answerMetadata(messages.at(-1) ?? {}) : undefined;
@@ -81,8 +85,6 @@ export async function chatTurn(
   // The question is kept at once, so a page reloaded mid-answer shows it above the answer it re-attaches to.
   if (message) await saveMessages(db, conversation, messages);
   const stop = await stopSignalOf(db, turnId);
-  // A tool that takes files gets them by handle: the model is told each file's.
-  const takesFiles = Object.keys(tools).some((name) => active.toolOrigins[name]?.takesFiles);
   const system = [agent.instructions, takesFiles ? fileHandlesNote(files) : undefined].filter(Boolean);
   const result = streamText({
     model,

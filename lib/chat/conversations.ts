@@ -14,6 +14,7 @@ import { NotFoundError, ValidationError } from "@/lib/errors";
 import { logger } from "@/lib/logger";
 import { isUuid, parseInput } from "@/lib/validation";
 import { answerMetadata } from "./answer-metadata";
+import { deleteGoneChatFileObjects } from "./file-store/deleted-objects";
 import {
   branchEnd,
   type ConversationBranches,
@@ -332,6 +333,8 @@ export async function appendMessages(db: Database, conversation: Conversation, m
 export async function deleteConversation(db: Database, ctx: UserContext, id: string) {
   const conversation = await getConversation(db, ctx, id);
   await db.delete(conversations).where(eq(conversations.id, conversation.id));
+  // Its files' rows went with it; their objects in an S3-compatible store go now (or, failing, on a later sweep).
+  await deleteGoneChatFileObjects(db);
 }
 
 /** Renames one of the user's conversations. */

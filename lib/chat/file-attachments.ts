@@ -3,7 +3,7 @@ import type { Database } from "@/db/client";
 import type { UserContext } from "@/lib/auth/context";
 import { NotFoundError } from "@/lib/errors";
 import { parseInput } from "@/lib/validation";
-import { type ChatFileContent, readChatFiles } from "./chat-files";
+import { type ChatFileForModel, readChatFileInfos, readChatFilesForModel } from "./chat-files";
 import { fileAttachmentSchema, fileReferenceSchema } from "./file-attachment-schema";
 import { formatFileSize } from "./file-types";
 
@@ -33,7 +33,7 @@ export async function withFilesRead<Message extends Parts>(
     .filter((part) => part.type === "data-file")
     .map((part) => parseInput(fileReferenceSchema, part.data).fileId);
   const files = new Map(
-    (await readChatFiles(db, ctx, conversationId, wanted)).map((file) => [file.fileId, file]),
+    (await readChatFileInfos(db, ctx, conversationId, wanted)).map((file) => [file.fileId, file]),
   );
   const parts = message.parts.map((part) => {
     if (part.type !== "data-file") return part;
@@ -51,8 +51,10 @@ export async function filesOfMessages(
   ctx: UserContext,
   conversationId: string,
   messages: UIMessage[],
-): Promise<Map<string, ChatFileContent>> {
-  const files = await readChatFiles(db, ctx, conversationId, [...new Set(fileIdsOf(messages))]);
+  turn: { takesImages: boolean; toolsTakeFiles: boolean },
+): Promise<Map<string, ChatFileForModel>> {
+  const ids = [...new Set(fileIdsOf(messages))];
+  const files = await readChatFilesForModel(db, ctx, conversationId, ids, turn);
   return new Map(files.map((file) => [file.fileId, file]));
 }
 
@@ -62,7 +64,7 @@ export async function filesOfMessages(
  */
 export function fileForModel(
   data: unknown,
-  files: Map<string, ChatFileContent>,
+  files: Map<string, ChatFileForModel>,
   model: { name: string; takesImages: boolean },
 ): TextPart | FilePart | undefined {
   const parsed = fileAttachmentSchema.safeParse(data);
@@ -71,7 +73,7 @@ export function fileForModel(
   const label = `Attached file "${parsed.data.name}" (${parsed.data.mediaType}, ${formatFileSize(parsed.data.size)})`;
   if (!file) return { type: "text", text: `${label}: no longer available.` };
   if (file.mediaType.startsWith("image/"))
-    return model.takesImages
+    return model.takesImages && file.content
       ? { type: "file", data: new Uint8Array(file.content), mediaType: file.mediaType, filename: file.name }
       : {
           type: "text",

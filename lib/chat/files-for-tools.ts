@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ChatFileContent } from "./chat-files";
+import type { ChatFileForModel } from "./chat-files";
 import { formatFileSize } from "./file-types";
 
 /**
@@ -49,7 +49,9 @@ export class UnknownFileHandleError extends Error {
   }
 }
 
-function encode(file: ChatFileContent, encoding: FileEncoding): string {
+function encode(file: ChatFileForModel, encoding: FileEncoding): string {
+  // A turn whose tools take files reads every file's bytes (readChatFilesForModel); this is a safeguard.
+  if (!file.content) throw new UnknownFileHandleError(fileHandle(file.fileId));
   const base64 = file.content.toString("base64");
   if (encoding === "base64") return base64;
   return `data:${file.mediaType};name=${encodeURIComponent(file.name)};base64,${base64}`;
@@ -63,7 +65,7 @@ function encode(file: ChatFileContent, encoding: FileEncoding): string {
 export function withFilesResolved(
   args: Record<string, unknown>,
   fileArguments: FileArguments,
-  files: ReadonlyMap<string, ChatFileContent>,
+  files: ReadonlyMap<string, ChatFileForModel>,
 ): Record<string, unknown> {
   const resolve = (value: unknown, encoding: FileEncoding): unknown => {
     if (Array.isArray(value)) return value.map((item) => resolve(item, encoding));
@@ -83,7 +85,7 @@ export function withFilesResolved(
 }
 
 /** What the model is told of the conversation's files when one of its tools takes files: each file's handle. */
-export function fileHandlesNote(files: ReadonlyMap<string, ChatFileContent>): string | undefined {
+export function fileHandlesNote(files: ReadonlyMap<string, ChatFileForModel>): string | undefined {
   if (files.size === 0) return undefined;
   const lines = [...files.values()].map(
     (file) =>
@@ -97,12 +99,12 @@ export function fileHandlesNote(files: ReadonlyMap<string, ChatFileContent>): st
 
 /** What a chat turn hands its tools (the AI SDK's experimental_context): the conversation's files, by id. */
 export interface ToolTurnContext {
-  files: ReadonlyMap<string, ChatFileContent>;
+  files: ReadonlyMap<string, ChatFileForModel>;
 }
 
-const noFiles: ReadonlyMap<string, ChatFileContent> = new Map();
+const noFiles: ReadonlyMap<string, ChatFileForModel> = new Map();
 
-export function filesOfTurn(context: unknown): ReadonlyMap<string, ChatFileContent> {
+export function filesOfTurn(context: unknown): ReadonlyMap<string, ChatFileForModel> {
   const files = (context as Partial<ToolTurnContext> | undefined)?.files;
   return files instanceof Map ? files : noFiles;
 }

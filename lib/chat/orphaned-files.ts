@@ -3,12 +3,14 @@ import type { Database } from "@/db/client";
 import { chatFiles, chatMessages } from "@/db/schema";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/logger";
+import { deleteGoneChatFileObjects } from "./file-store/deleted-objects";
 
 const HOUR_MS = 60 * 60_000;
 
 /**
  * Deletes the files uploaded longer ago than the grace period that no stored message of their own conversation
- * attaches: uploaded and never sent, or removed from the composer before sending. Returns how many went.
+ * attaches: uploaded and never sent, or removed from the composer before sending, with their bytes in the file
+ * store. Returns how many went.
  */
 export async function sweepOrphanedChatFiles(
   db: Database,
@@ -36,6 +38,8 @@ export async function sweepOrphanedChatFiles(
       ),
     )
     .returning({ id: chatFiles.id });
+  // These rows' objects in an S3-compatible store were queued as the rows went, with any a failed call left.
+  await deleteGoneChatFileObjects(db);
   return deleted.length;
 }
 
