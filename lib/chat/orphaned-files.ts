@@ -9,8 +9,8 @@ const HOUR_MS = 60 * 60_000;
 
 /**
  * Deletes the files uploaded longer ago than the grace period that no stored message of their own conversation
- * attaches: uploaded and never sent, or removed from the composer before sending, with their bytes in the file
- * store. Returns how many went.
+ * attaches: uploaded and never sent, or removed from the composer before sending. Their bytes go with them, from
+ * the row or from the S3-compatible store. Returns how many went.
  */
 export async function sweepOrphanedChatFiles(
   db: Database,

@@ -118,6 +118,9 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ ...keys, CHAT_FILE_S3_URL: "https://key:secret@s3.example.com/files" })).toThrow(
       "CHAT_FILE_S3_URL: must not carry credentials",
     );
+    expect(() => parseEnv({ ...keys, CHAT_FILE_S3_URL: "https://s3.example.com/files?region=eu" })).toThrow(
+      "CHAT_FILE_S3_URL: must be the endpoint and bucket only, with no ?query or #fragment",
+    );
     expect(() => parseEnv({ ...keys, CHAT_FILE_S3_URL: "s3://files" })).toThrow(
       "CHAT_FILE_S3_URL: must be a URL starting with https:// or http://",
     );
