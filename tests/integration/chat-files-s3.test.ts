@@ -272,22 +272,25 @@ describe("chat files in an S3-compatible store", () => {
 
   it("answers 502 when the store refuses the credentials, naming neither the secret nor the store", async () => {
     const secret = "not-the-secret-0123456789abcdef";
-    const wrong = s3FileStore({
-      url: store.url,
-      region: "us-east-1",
-      accessKeyId: "UNKNOWN",
-      secretAccessKey: secret,
-    });
-    const error = await wrong
-      .put({ orgId: owner.orgId, fileId: crypto.randomUUID() }, tinyPng)
-      .catch((e) => e);
-    expect(error).toBeInstanceOf(AppError);
-    expect(String(error.cause)).toContain("PUT answered 403 (InvalidAccessKeyId)");
-    const response = toErrorResponse(error);
-    expect(response.status).toBe(502);
-    const body = await response.text();
-    expect(JSON.parse(body).error).toBe("The file store could not keep or return the file. Try again later.");
-    expect(body).not.toContain(secret);
-    expect(body).not.toContain(store.url);
+    const settings = { url: store.url, region: "us-east-1", accessKeyId: "S3RVER", secretAccessKey: secret };
+    for (const [wrong, code] of [
+      [settings, "SignatureDoesNotMatch"],
+      [{ ...settings, accessKeyId: "UNKNOWN" }, "InvalidAccessKeyId"],
+      [{ ...settings, secretAccessKey: "S3RVER", region: "eu-west-1" }, "AuthorizationHeaderMalformed"],
+    ] as const) {
+      const error = await s3FileStore(wrong)
+        .put({ orgId: owner.orgId, fileId: crypto.randomUUID() }, tinyPng)
+        .catch((e) => e);
+      expect(error).toBeInstanceOf(AppError);
+      expect(String(error.cause)).toContain(`PUT answered 403 (${code})`);
+      const response = toErrorResponse(error);
+      expect(response.status).toBe(502);
+      const body = await response.text();
+      expect(JSON.parse(body).error).toBe(
+        "The file store could not keep or return the file. Try again later.",
+      );
+      expect(body).not.toContain(secret);
+      expect(body).not.toContain(store.url);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { AwsClient } from "aws4fetch";
 import { type ChatFileStore, fileStoreFailed, fileStoreUnavailable, objectName } from "./file-store";
 
@@ -33,7 +34,13 @@ export function s3FileStore(settings: S3Settings): ChatFileStore {
       return await client.fetch(`${base}/${objectName(key)}`, {
         method,
         body: body ? new Uint8Array(body) : undefined,
-        headers: body ? { "content-type": "application/octet-stream" } : undefined,
+        // The body's hash is signed, so the store refuses bytes changed on the way.
+        headers: body
+          ? {
+              "content-type": "application/octet-stream",
+              "x-amz-content-sha256": createHash("sha256").update(body).digest("hex"),
+            }
+          : undefined,
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (error) {
