@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as fileRoute } from "@/app/api/chat/[id]/files/[fileId]/route";
@@ -9,7 +10,10 @@ import { deleteConversation, getConversation, loadMessages, saveMessages } from 
 import { s3FileStore } from "@/lib/chat/file-store/s3-file-store";
 import { sweepOrphanedChatFiles } from "@/lib/chat/orphaned-files";
 import { AppError, toErrorResponse } from "@/lib/errors";
+import { getMcpClient } from "@/lib/mcp/client/shared-client";
+import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { makePdf, tinyPng } from "../fixtures/files/sample-files";
+import { startFixture } from "../fixtures/mcp/start-fixture";
 import { S3RVER_CREDENTIALS, startS3Store } from "../fixtures/s3/s3-store";
 import { useDatabase } from "./gateway-client";
 import { registerOwnerMemberAndOther, registerOwners } from "./org-users";
@@ -130,6 +134,41 @@ describe("chat files in an S3-compatible store", () => {
     const parts = Array.isArray(content) ? content : [];
     expect(parts[1]?.image_url?.url).toBe(`data:image/png;base64,${tinyPng.toString("base64")}`);
     expect(parts[2]?.text).toContain("Revenue grew nine percent");
+  });
+
+  it("hands a file's bytes, read from the store, to a tool that takes files", async () => {
+    const [fay] = (await registerOwners(handle.db, "Fay")) as [UserContext];
+    const fixture = await startFixture("file-taker");
+    try {
+      signedIn.ctx = fay;
+      await createIntegration(handle.db, fay, {
+        source: "custom",
+        name: "Files",
+        transport: "streamable-http",
+        url: fixture.url,
+        timeoutMs: 10_000,
+      });
+      const id = await newConversation(fay);
+      const note = Buffer.from("Quarterly numbers: 42\n");
+      const file = await uploaded(fay, id, "numbers.txt", note);
+      expect((await objectOf(fay, file.fileId))?.equals(note)).toBe(true);
+      await scriptAnswers(model.baseUrl, [
+        { toolCalls: [{ name: "files_base64_digest", arguments: { data: `chat-file:${file.fileId}` } }] },
+        { text: "Done." },
+      ]);
+      const streamed = await (
+        await turn(fay, id, [
+          { type: "text", text: "Digest it." },
+          { type: "data-file", data: { fileId: file.fileId } },
+        ])
+      ).text();
+      expect(streamed).toContain(
+        `${note.length} bytes, sha256 ${createHash("sha256").update(note).digest("hex")}`,
+      );
+    } finally {
+      await getMcpClient().pool.closeAll();
+      await fixture.stop();
+    }
   });
 
   it("serves the bytes back to their owner, and 404 to a member and another organization", async () => {
