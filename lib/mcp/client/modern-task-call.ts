@@ -44,6 +44,7 @@ const CreatedSchema = z.union([
 ]);
 
 const AckSchema = z.looseObject({});
+const ResultSchemas: Record<string, z.ZodType> = { "tasks/get": TaskSchema };
 
 /** Whether the server refused a plain call because the tool runs only as a task (-32021 naming the extension). */
 export function refusedForNoTasks(error: unknown): boolean {
@@ -133,7 +134,7 @@ export async function callToolAsModernTask(
   const onTask = (method: string, taskParams: Record<string, unknown>) =>
     client.request(
       { method, params: { ...taskParams, _meta: meta } } as never,
-      TaskOrAck[method] ?? AckSchema,
+      ResultSchemas[method] ?? AckSchema,
       {
         signal,
         timeout: envelope.timeoutMs,
@@ -181,7 +182,10 @@ export async function callToolAsModernTask(
       }
       if (task.status === "cancelled")
         throw new McpError(ErrorCode.InternalError, "The server cancelled the task.");
-      const questions = Object.entries(task.inputRequests ?? {}).filter(([key]) => !asked.has(key));
+      const pending = task.inputRequests ?? {};
+      // A question the server no longer shows was taken; its key may be used again for a new one.
+      for (const key of asked) if (!(key in pending)) asked.delete(key);
+      const questions = Object.entries(pending).filter(([key]) => !asked.has(key));
       if (task.status === "input_required" && questions.length) {
         for (const [key] of questions) asked.add(key);
         // The caller's answer may take a while: that is not the server's time.
@@ -208,5 +212,3 @@ export async function callToolAsModernTask(
     timer.stop();
   }
 }
-
-const TaskOrAck: Record<string, z.ZodType> = { "tasks/get": TaskSchema };
