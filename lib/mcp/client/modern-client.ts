@@ -1,7 +1,9 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
   LOG_LEVEL_META_KEY,
   Client as ModernClient,
+  PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   SdkError,
   SdkErrorCode,
@@ -30,6 +32,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import packageJson from "@/package.json" with { type: "json" };
 import { currentRelay, relayFor } from "../relay/downstream-relay";
+import { callersCapabilities } from "./callers-capabilities";
+import { callToolAsModernTask, refusedForNoTasks } from "./modern-task-call";
 import type { UpstreamClient } from "./upstream-client";
 
 const clientInfo = { name: "switchboard", version: packageJson.version };
@@ -64,15 +68,10 @@ export function asLegacyError(error: unknown, timeoutMs: number): unknown {
  */
 function withCallersMeta<P extends { _meta?: Record<string, unknown> }>(params: P): P {
   const relay = currentRelay();
-  const capabilities = {
-    ...(relay?.elicit ? { elicitation: { form: {}, url: {} } } : {}),
-    ...(relay?.createMessage ? { sampling: {} } : {}),
-    ...(relay?.listRoots ? { roots: {} } : {}),
-  };
   return {
     ...params,
     _meta: {
-      [CLIENT_CAPABILITIES_META_KEY]: capabilities,
+      [CLIENT_CAPABILITIES_META_KEY]: callersCapabilities(),
       ...(relay?.log ? { [LOG_LEVEL_META_KEY]: "debug" } : {}),
       ...params._meta,
     },
@@ -187,6 +186,12 @@ export class ModernUpstreamClient implements UpstreamClient {
     );
   }
 
+  /**
+   * Tools the server runs only as tasks, known from its refusal of a plain call (-32021 naming the tasks
+   * extension): the v2 client drops `execution.taskSupport` from 2026-07-28 listings, so the refusal is what says.
+   */
+  private readonly taskOnly = new Set<string>();
+
   listResources(params?: PaginatedRequest["params"], options?: RequestOptions) {
     return this.send<ListResourcesResult>(() =>
       this.client.listResources(params, { ...options, cacheMode: "refresh" }),
@@ -205,8 +210,30 @@ export class ModernUpstreamClient implements UpstreamClient {
     );
   }
 
-  callTool(params: CallToolRequest["params"], _resultSchema?: undefined, options?: RequestOptions) {
-    return this.send<CallToolResult>(() => this.client.callTool(withCallersMeta(params) as never, options));
+  /**
+   * A plain call, or a task call (the tasks extension declared, and waited for here) for a tool that runs only as
+   * a task: one the server refused a plain call of for want of the extension, then or before.
+   */
+  callTool(params: CallToolRequest["params"], _resultSchema?: undefined, options: RequestOptions = {}) {
+    const asTask = () =>
+      callToolAsModernTask(this.client, params, options, {
+        timeoutMs: options.timeout ?? this.timeoutMs,
+        meta: {
+          [PROTOCOL_VERSION_META_KEY]: MODERN_REVISION,
+          [CLIENT_INFO_META_KEY]: clientInfo,
+          ...(currentRelay()?.log ? { [LOG_LEVEL_META_KEY]: "debug" } : {}),
+        },
+      });
+    return this.send<CallToolResult>(async () => {
+      if (this.taskOnly.has(params.name)) return asTask();
+      try {
+        return await this.client.callTool(withCallersMeta(params) as never, options);
+      } catch (error) {
+        if (!refusedForNoTasks(error)) throw error;
+        this.taskOnly.add(params.name);
+        return asTask();
+      }
+    });
   }
 
   readResource(params: ReadResourceRequest["params"], options?: RequestOptions) {
