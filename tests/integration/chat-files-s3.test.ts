@@ -1,8 +1,6 @@
 import { createHash } from "node:crypto";
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { GET as fileRoute } from "@/app/api/chat/[id]/files/[fileId]/route";
-import { POST as uploadRoute } from "@/app/api/chat/[id]/files/route";
 import { chatFileDeletedObjects, chatFiles, organizations, users } from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
 import { getChatFile, storeChatFile } from "@/lib/chat/chat-files";
@@ -15,9 +13,10 @@ import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { makePdf, tinyPng } from "../fixtures/files/sample-files";
 import { startFixture } from "../fixtures/mcp/start-fixture";
 import { S3RVER_CREDENTIALS, startS3Store } from "../fixtures/s3/s3-store";
+import { chatFileRequests } from "./chat-file-requests";
 import { useDatabase } from "./gateway-client";
 import { registerOwnerMemberAndOther, registerOwners } from "./org-users";
-import { modelRequests, newChat, postChatTurn, scriptAnswers, startChatModel } from "./scripted-chat";
+import { modelRequests, newChat, scriptAnswers, startChatModel } from "./scripted-chat";
 import { createTestDatabase } from "./test-db";
 
 const signedIn = vi.hoisted(() => ({ ctx: undefined as UserContext | undefined }));
@@ -57,34 +56,7 @@ afterAll(async () => {
 const newConversation = async (ctx: UserContext) => (await newChat(handle.db, ctx)).conversation.id;
 const objectOf = (ctx: UserContext, fileId: string) => store.object(`${ctx.orgId}/${fileId}`);
 
-function upload(ctx: UserContext, id: string, name: string, bytes: Buffer) {
-  signedIn.ctx = ctx;
-  return uploadRoute(
-    new Request(`http://localhost/api/chat/${id}/files?name=${encodeURIComponent(name)}`, {
-      method: "POST",
-      body: new Uint8Array(bytes),
-    }),
-    { params: Promise.resolve({ id }) },
-  );
-}
-
-async function uploaded(ctx: UserContext, id: string, name: string, bytes: Buffer) {
-  const response = await upload(ctx, id, name, bytes);
-  expect(response.status).toBe(201);
-  return (await response.json()) as { fileId: string; name: string; mediaType: string; size: number };
-}
-
-function download(ctx: UserContext, id: string, fileId: string) {
-  signedIn.ctx = ctx;
-  return fileRoute(new Request(`http://localhost/api/chat/${id}/files/${fileId}`), {
-    params: Promise.resolve({ id, fileId }),
-  });
-}
-
-function turn(ctx: UserContext, id: string, parts: unknown[]) {
-  signedIn.ctx = ctx;
-  return postChatTurn({ id, message: { id: crypto.randomUUID(), role: "user", parts } });
-}
+const { upload, uploaded, download, turn } = chatFileRequests(signedIn);
 
 type SentMessage = {
   role: string;

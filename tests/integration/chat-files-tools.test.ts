@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { POST as uploadRoute } from "@/app/api/chat/[id]/files/route";
 import type { UserContext } from "@/lib/auth/context";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { type RunningFixture, startFixture } from "../fixtures/mcp/start-fixture";
+import { chatFileRequests } from "./chat-file-requests";
 import { useDatabase } from "./gateway-client";
 import { registerOwners } from "./org-users";
 import { modelRequests, newChat, postChatTurn, scriptAnswers, startChatModel } from "./scripted-chat";
@@ -48,18 +48,11 @@ const NOTE = Buffer.from("Quarterly numbers: 42\n");
 const digest = (bytes: Buffer) =>
   `${bytes.length} bytes, sha256 ${createHash("sha256").update(bytes).digest("hex")}`;
 
+const { uploaded } = chatFileRequests(signedIn);
+
 async function conversationWithFile(name: string, bytes: Buffer) {
   const { conversation } = await newChat(handle.db, owner);
-  const response = await uploadRoute(
-    new Request(`http://localhost/api/chat/${conversation.id}/files?name=${encodeURIComponent(name)}`, {
-      method: "POST",
-      headers: { "content-type": "text/plain" },
-      body: new Uint8Array(bytes),
-    }),
-    { params: Promise.resolve({ id: conversation.id }) },
-  );
-  expect(response.status).toBe(201);
-  const { fileId } = (await response.json()) as { fileId: string };
+  const { fileId } = await uploaded(owner, conversation.id, name, bytes);
   return { id: conversation.id, fileId };
 }
 

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { GET as fileRoute } from "@/app/api/chat/[id]/files/[fileId]/route";
-import { POST as uploadRoute } from "@/app/api/chat/[id]/files/route";
 import type { UserContext } from "@/lib/auth/context";
 import { readChatFiles } from "@/lib/chat/chat-files";
 import { loadMessages } from "@/lib/chat/conversations";
 import { elfBytes, makePdf, tinyPng } from "../fixtures/files/sample-files";
+import { chatFileRequests } from "./chat-file-requests";
 import { useDatabase } from "./gateway-client";
 import { registerOwnerMemberAndOther } from "./org-users";
-import { modelRequests, newChat, postChatTurn, scriptAnswers, startChatModel } from "./scripted-chat";
+import { modelRequests, newChat, scriptAnswers, startChatModel } from "./scripted-chat";
 import { createTestDatabase } from "./test-db";
 
 const signedIn = vi.hoisted(() => ({ ctx: undefined as UserContext | undefined }));
@@ -42,41 +41,7 @@ afterAll(async () => {
 
 const newConversation = async (ctx: UserContext) => (await newChat(handle.db, ctx)).conversation.id;
 
-function upload(
-  ctx: UserContext,
-  id: string,
-  name: string,
-  bytes: Buffer,
-  type = "application/octet-stream",
-) {
-  signedIn.ctx = ctx;
-  return uploadRoute(
-    new Request(`http://localhost/api/chat/${id}/files?name=${encodeURIComponent(name)}`, {
-      method: "POST",
-      headers: { "content-type": type },
-      body: new Uint8Array(bytes),
-    }),
-    { params: Promise.resolve({ id }) },
-  );
-}
-
-async function uploaded(ctx: UserContext, id: string, name: string, bytes: Buffer) {
-  const response = await upload(ctx, id, name, bytes);
-  expect(response.status).toBe(201);
-  return (await response.json()) as { fileId: string; name: string; mediaType: string; size: number };
-}
-
-function download(ctx: UserContext, id: string, fileId: string) {
-  signedIn.ctx = ctx;
-  return fileRoute(new Request(`http://localhost/api/chat/${id}/files/${fileId}`), {
-    params: Promise.resolve({ id, fileId }),
-  });
-}
-
-function turn(ctx: UserContext, id: string, parts: unknown[]) {
-  signedIn.ctx = ctx;
-  return postChatTurn({ id, message: { id: crypto.randomUUID(), role: "user", parts } });
-}
+const { upload, uploaded, download, turn } = chatFileRequests(signedIn);
 
 const errorOf = async (response: Response) => ((await response.json()) as { error: string }).error;
 type SentMessage = {

@@ -25,6 +25,7 @@ import { relayFor } from "../relay/downstream-relay";
 import type { McpConnectionConfig } from "../types";
 import { ConnectTimeoutError, withDeadline } from "./deadline";
 import { asLegacyError, ModernUpstreamClient } from "./modern-client";
+import { modernSession } from "./modern-session";
 import { connectModernStdio } from "./modern-stdio";
 import { createGuardedFetch } from "./network-guard";
 import { forgetRevision, type RevisionKey, rememberedRevision, rememberRevision } from "./revision-memory";
@@ -250,17 +251,7 @@ async function connectModern(
       throw read;
     return undefined;
   }
-  upstream.followChanges({ listChanged: config.onListChanged, resourceUpdated: config.onResourceUpdated });
-  const discover = upstream.client.getDiscoverResult();
-  if (discover) rememberRevision(server, { kind: "modern", discover });
-  return {
-    client: upstream,
-    era: "modern",
-    transport: "streamable-http",
-    sessionId: () => undefined,
-    stale: false,
-    close: () => upstream.close(),
-  };
+  return modernSession(upstream, config, server, "streamable-http");
 }
 
 function domainErrorIn(error: unknown): DomainMcpError | undefined {

@@ -4,6 +4,7 @@ import type { McpConnectionConfig } from "../types";
 import type { McpSession } from "./connect";
 import { settledWithin, withDeadline } from "./deadline";
 import { asLegacyError, ModernUpstreamClient } from "./modern-client";
+import { modernSession } from "./modern-session";
 import { forgetRevision, type RevisionKey, rememberedRevision, rememberRevision } from "./revision-memory";
 
 type StdioConfig = Extract<McpConnectionConfig, { transport: "stdio" }>;
@@ -71,19 +72,9 @@ export async function connectModernStdio(
     }
     throw asLegacyError(error, config.timeoutMs);
   }
-  upstream.followChanges({ listChanged: config.onListChanged, resourceUpdated: config.onResourceUpdated });
-  const discover = upstream.client.getDiscoverResult();
-  if (discover) rememberRevision(server, { kind: "modern", discover });
-  return {
-    client: upstream,
-    era: "modern",
-    transport: "stdio",
-    sessionId: () => undefined,
-    stale: false,
-    close: async () => {
-      await upstream.close();
-      // Its process place is free only once the process has exited.
-      await settledWithin(gone, EXIT_WAIT_MS);
-    },
-  };
+  return modernSession(upstream, config, server, "stdio", async () => {
+    await upstream.close();
+    // Its process place is free only once the process has exited.
+    await settledWithin(gone, EXIT_WAIT_MS);
+  });
 }
