@@ -73,7 +73,10 @@ export async function storeChatFile(
       `This kind of file cannot be attached: the chat takes ${ALLOWED_FILES}.`,
     );
   const text = await extractFileText(sniffed.kind, file.bytes, env.CHAT_TOOL_RESULT_MAX_CHARS);
-  // The row first, its bytes then: a row whose bytes never arrived is deleted here, or else by the orphan sweep.
+  const store = chatFileStore(db);
+  // The database store takes the bytes with the row. Elsewhere the row goes first and its bytes then: a row whose
+  // bytes never arrived is deleted here, or else by the orphan sweep.
+  const inRow = store.kind === "database";
   const [row] = await db
     .insert(chatFiles)
     .values({
@@ -84,6 +87,7 @@ export async function storeChatFile(
       mediaType: sniffed.mediaType,
       size: file.bytes.length,
       text,
+      ...(inRow ? { content: file.bytes } : {}),
     })
     .returning({
       id: chatFiles.id,
@@ -92,12 +96,15 @@ export async function storeChatFile(
       size: chatFiles.size,
     });
   if (!row) throw new Error("The file was not stored.");
-  try {
-    await chatFileStore(db).put({ orgId: ctx.orgId, fileId: row.id }, file.bytes);
-  } catch (error) {
-    await db.delete(chatFiles).where(and(eq(chatFiles.id, row.id), eq(chatFiles.organizationId, ctx.orgId)));
-    throw error;
-  }
+  if (!inRow)
+    try {
+      await store.put({ orgId: ctx.orgId, fileId: row.id }, file.bytes);
+    } catch (error) {
+      await db
+        .delete(chatFiles)
+        .where(and(eq(chatFiles.id, row.id), eq(chatFiles.organizationId, ctx.orgId)));
+      throw error;
+    }
   await sweepOrphanedChatFilesNowAndThen(db);
   return info(row);
 }
