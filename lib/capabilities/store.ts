@@ -6,9 +6,8 @@ import { auditPick, changedFields, recordAudit } from "@/lib/audit/record-audit"
 import { type RequestContext, requireAdmin } from "@/lib/auth/context";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { listIntegrationsForToolName } from "@/lib/mcp/repository";
-import { builtinTools } from "@/lib/tools/builtin";
 import { publishCatalogChange } from "@/lib/tools/catalog-changes";
-import { integrationToolName } from "@/lib/tools/tool-names";
+import { holderOfToolName } from "@/lib/tools/tool-precedence";
 import { isUuid, parseInput } from "@/lib/validation";
 import { type CapabilityInput, capabilityInputSchema, capabilityToolNameSql } from "./names";
 import { capabilityToolName } from "./tool-name";
@@ -84,18 +83,19 @@ export async function getCapability(db: Database, ctx: RequestContext, id: strin
 /** A capability's name must not be another tool's: built-ins, integration tools, other capabilities. */
 async function refuseNameClash(db: Database, ctx: RequestContext, input: CapabilityInput, exceptId?: string) {
   const name = capabilityToolName(input.namespace, input.action);
-  const clash = (message: string) => new ConflictError(message, { action: [message] });
-  const existing = (await listCapabilitiesForToolName(db, ctx.orgId, name)).find((c) => c.id !== exceptId);
-  if (existing) throw clash(`A capability named ${name} already exists.`);
-  if (builtinTools.some((tool) => tool.name === name)) throw clash(`${name} is the name of a built-in tool.`);
-  for (const integration of await listIntegrationsForToolName(db, ctx.orgId, name)) {
-    if (
-      (integration.discovered?.tools ?? []).some(
-        (t) => integrationToolName(integration.slug, t.name) === name,
-      )
-    )
-      throw clash(`${name} is already a tool of the integration "${integration.name}".`);
-  }
+  const holder = holderOfToolName(name, {
+    capabilities: await listCapabilitiesForToolName(db, ctx.orgId, name),
+    integrations: await listIntegrationsForToolName(db, ctx.orgId, name),
+    ...(exceptId ? { exceptCapabilityId: exceptId } : {}),
+  });
+  if (!holder) return;
+  const message =
+    holder.kind === "capability"
+      ? `A capability named ${name} already exists.`
+      : holder.kind === "builtin"
+        ? `${name} is the name of a built-in tool.`
+        : `${name} is already a tool of the integration "${holder.integrationName}".`;
+  throw new ConflictError(message, { action: [message] });
 }
 
 export async function createCapability(

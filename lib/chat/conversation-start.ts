@@ -8,7 +8,7 @@ import type { McpFeatures, McpPrompt, McpResource } from "@/lib/mcp/types";
 import type { DiscoverMcpFeatures } from "@/lib/mcp/use-cases/discover-mcp-features";
 import { integrationToolDescriptor } from "@/lib/tools/catalog";
 import { budgetElapsed } from "@/lib/tools/refresh-discoveries";
-import { claimUniqueNames } from "@/lib/tools/tool-names";
+import { claimToolNames } from "@/lib/tools/tool-precedence";
 import type { ToolDescriptor, ToolSource } from "@/lib/tools/types";
 import { type ConversationToolCall, chatTool } from "./chat-tool";
 import { fileArgumentsOf } from "./files-for-tools";
@@ -126,7 +126,7 @@ export function fromSnapshot(integrationId: string, snapshot: DiscoveredSnapshot
 /**
  * Discovers the agent's integrations once, in parallel, waiting at most the start budget; a failing or slow
  * integration is logged and reported but never blocks the conversation. MCP tools get their integration's
- * prefix and join the organization's own tools (built-ins and capabilities), which win a clash.
+ * prefix and join the organization's own tools (built-ins and capabilities) under the catalog's precedence.
  */
 export async function discoverForConversation(
   deps: ConversationStartDeps,
@@ -151,9 +151,9 @@ export async function discoverForConversation(
       ...(fileArgumentsOf(descriptor.inputSchema) ? { takesFiles: true as const } : {}),
     };
   };
-  for (const descriptor of ownTools) add(descriptor);
   const ids = agent?.mcpIntegrationIds ?? [];
   if (ids.length === 0) {
+    for (const descriptor of ownTools) add(descriptor);
     deps.logger.info("No MCP integrations assigned to agent, skipping discovery", { agentId: agent?.id });
     return { ...features, late: [] };
   }
@@ -195,6 +195,9 @@ export async function discoverForConversation(
   await Promise.race([Promise.allSettled(awaited), budgetElapsed(deps.budgetMs)]);
 
   const late: LateDiscovery[] = [];
+  const claims: { descriptor: ToolDescriptor; integrationId?: string; tool?: string }[] = ownTools.map(
+    (descriptor) => ({ descriptor }),
+  );
   ids.forEach((integrationId, index) => {
     const info = known.get(integrationId);
     const result = settled[index];
@@ -238,19 +241,25 @@ export async function discoverForConversation(
     }
     if (!found) return;
     const integration = info ?? { slug: integrationId.slice(0, 8), name: "Integration" };
-    const named = claimUniqueNames(found.tools, (tool) => integrationToolDescriptor(integration, tool), {
-      taken: (name) => Boolean(features.tools[name]),
-      onTaken: (tool, descriptor) =>
-        deps.logger.warn("MCP tool skipped: its name is taken", {
-          integrationId,
-          tool: tool.name,
-          name: descriptor.name,
-        }),
-    });
-    for (const { listed } of named) add(listed, integrationId);
+    for (const tool of found.tools)
+      claims.push({
+        descriptor: integrationToolDescriptor(integration, tool),
+        integrationId,
+        tool: tool.name,
+      });
     features.resources.push(...found.resources);
     features.prompts.push(...found.prompts);
   });
+  // Named as the catalog names them, so the tool the model sees under a name is the one a call of it runs.
+  const named = claimToolNames(claims, {
+    onTaken: (claim) =>
+      deps.logger.warn(`${claim.integrationId ? "MCP tool" : "Capability"} skipped: its name is taken`, {
+        integrationId: claim.integrationId,
+        tool: claim.tool,
+        name: claim.descriptor.name,
+      }),
+  });
+  for (const { descriptor, integrationId } of named.values()) add(descriptor, integrationId);
   const byStatus = (status: IntegrationDiscoveryStatus["status"]) =>
     features.integrations.filter((i) => i.status === status).length;
   deps.logger.info("MCP discovery finished", {

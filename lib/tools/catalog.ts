@@ -23,6 +23,7 @@ import { IntegrationUnavailableError } from "./integration-unavailable";
 import { discoverMissing, refreshStaleDiscoveries } from "./refresh-discoveries";
 import { allows, type DraftCapability, type ToolScope } from "./scope";
 import { couldBeIntegrationToolName, integrationToolName } from "./tool-names";
+import { claimToolNames } from "./tool-precedence";
 import {
   type BuiltinTool,
   errorResult,
@@ -130,32 +131,34 @@ function entriesOf(
   capabilities: readonly CatalogCapability[],
   only?: string,
 ) {
-  const listed = new Map<string, Entry>();
+  const claims: Entry[] = [];
   const disabled = new Map<string, CatalogIntegration>();
-  const hidden = new Set(scope.hiddenTools ?? []);
-  const add = (entry: Entry) => {
-    // Never two tools under one name; a name switched off is not there at all.
-    if (!listed.has(entry.descriptor.name) && !hidden.has(entry.descriptor.name))
-      listed.set(entry.descriptor.name, entry);
-  };
   for (const tool of builtinTools)
-    if (allows(scope.builtins, tool.name)) add({ descriptor: tool, kind: "builtin", tool });
+    if (allows(scope.builtins, tool.name)) claims.push({ descriptor: tool, kind: "builtin", tool });
   // An editor's draft is what its test run calls, whatever else might hold its name.
   const { draft } = scope;
   if (draft) {
     const descriptor = capabilityDescriptor(draft);
     if (!only || only === descriptor.name)
-      add({ kind: "capability", capability: draft, draft: true, descriptor });
+      claims.push({ kind: "capability", capability: draft, draft: true, descriptor });
   }
   for (const integration of integrations) {
     const tools = integration.discovered?.tools ?? [];
     descriptorsOf(integration).forEach((descriptor, index) => {
       if (!integration.enabled) disabled.set(descriptor.name, integration);
-      else add({ kind: "integration", integration, toolName: (tools[index] as Tool).name, descriptor });
+      else
+        claims.push({ kind: "integration", integration, toolName: (tools[index] as Tool).name, descriptor });
     });
   }
   for (const capability of capabilities)
-    add({ kind: "capability", capability, draft: false, descriptor: capabilityDescriptorOf(capability) });
+    claims.push({
+      kind: "capability",
+      capability,
+      draft: false,
+      descriptor: capabilityDescriptorOf(capability),
+    });
+  // Never two tools under one name; a name switched off is not there at all.
+  const listed = claimToolNames(claims, { hidden: new Set(scope.hiddenTools ?? []) });
   return { listed, disabled };
 }
 

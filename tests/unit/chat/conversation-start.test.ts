@@ -140,8 +140,8 @@ describe("discovery at conversation start (seed 001)", () => {
     const result = await discoverForConversation(deps, ctx, agent(SLACK), native);
     expect(Object.keys(result.tools)).toEqual([
       "node_knowledge_retriever",
-      "mcp__billing__refund",
       "slack_send_message",
+      "mcp__billing__refund",
     ]);
     expect(result.resources).toEqual([{ uri: "slack://channels", name: "channels", integrationId: SLACK }]);
     expect(result.prompts).toEqual([{ name: "standup", arguments: [], integrationId: SLACK }]);
@@ -181,8 +181,8 @@ describe("discovery at conversation start (seed 001)", () => {
     const result = await discoverForConversation(deps, ctx, agent(SLACK, DOCS), native);
     expect(Object.keys(result.tools)).toEqual([
       "node_knowledge_retriever",
-      "mcp__billing__refund",
       "docs_search",
+      "mcp__billing__refund",
     ]);
     expect(result.integrations).toEqual([
       {
@@ -288,14 +288,14 @@ describe("discovery at conversation start (seed 001)", () => {
     ]);
   });
 
-  it("merges MCP tools with native tools without duplicates, native first", async () => {
+  it("merges MCP tools with native tools without duplicates: built-ins first, then integrations, then capabilities", async () => {
     known[SLACK] = { slug: "node_knowledge" };
     discovered[SLACK] = async () => capabilities(SLACK, ["retriever", "other"]);
     const result = await discoverForConversation(deps, ctx, agent(SLACK), native);
     expect(Object.keys(result.tools)).toEqual([
       "node_knowledge_retriever",
-      "mcp__billing__refund",
       "node_knowledge_other",
+      "mcp__billing__refund",
     ]);
     expect(result.tools.node_knowledge_retriever?.description).toBe("Searches the knowledge base");
     expect(result.toolOrigins.node_knowledge_retriever).toEqual({ source: "builtin" });
@@ -308,6 +308,20 @@ describe("discovery at conversation start (seed 001)", () => {
         tool: "retriever",
         name: "node_knowledge_retriever",
       }),
+    );
+  });
+
+  it("gives a name a capability and an integration's tool both claim to the integration's tool, as the catalog does", async () => {
+    known[SLACK] = { slug: "mcp", name: "Billing server" };
+    discovered[SLACK] = async () => capabilities(SLACK, ["_billing__refund"]);
+    const result = await discoverForConversation(deps, ctx, agent(SLACK), native);
+    expect(Object.keys(result.tools)).toEqual(["node_knowledge_retriever", "mcp__billing__refund"]);
+    expect(result.tools.mcp__billing__refund?.description).toBe(
+      "_billing__refund tool (from Billing server)",
+    );
+    expect(result.toolOrigins.mcp__billing__refund).toEqual({ source: "integration", integrationId: SLACK });
+    expect(lines).toContainEqual(
+      expect.objectContaining({ msg: "Capability skipped: its name is taken", name: "mcp__billing__refund" }),
     );
   });
 
@@ -378,9 +392,9 @@ describe("the start budget", () => {
     ]);
     expect(Object.keys(result.tools)).toEqual([
       "node_knowledge_retriever",
-      "mcp__billing__refund",
       "slack_send_message",
       "docs_search",
+      "mcp__billing__refund",
     ]);
     expect(result.tools.docs_search?.description).toBe("search tool (last time) (from Docs)");
     expect(result.toolOrigins.docs_search).toEqual({ source: "integration", integrationId: DOCS });
