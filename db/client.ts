@@ -8,6 +8,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { getEnv } from "@/lib/env";
 import { metrics } from "@/lib/metrics/metrics";
+import { processWide } from "@/lib/process-wide.mjs";
 import { tracingOn } from "@/lib/tracing/tracer";
 import { observeStatements } from "./observe-statements";
 import { acquirePgliteLock } from "./pglite-lock";
@@ -101,12 +102,18 @@ export function openConfiguredDatabase(): DatabaseHandle {
   return openPglite(path.resolve(env.DATA_DIR, "pglite"));
 }
 
-const globalForDb = globalThis as unknown as { switchboardDb?: DatabaseHandle };
+const held = () => processWide("database", (): { handle?: DatabaseHandle } => ({}));
 
-/** The process-wide database handle, opened on first use and kept on globalThis so every bundle shares it. */
+/** The process-wide database handle, opened on first use and shared by every bundle of the process. */
 export function getDatabase(): DatabaseHandle {
-  globalForDb.switchboardDb ??= openConfiguredDatabase();
-  return globalForDb.switchboardDb;
+  const holder = held();
+  holder.handle ??= openConfiguredDatabase();
+  return holder.handle;
+}
+
+/** Makes `handle` the process-wide database (tests, with a database of their own), or forgets it (undefined). */
+export function useProcessDatabase(handle: DatabaseHandle | undefined): void {
+  held().handle = handle;
 }
 
 export function getDb(): Database {

@@ -1,3 +1,4 @@
+import { processWide } from "@/lib/process-wide.mjs";
 import type { Database } from "./client";
 
 /**
@@ -14,18 +15,13 @@ interface Registry {
   exitHooked: boolean;
 }
 
-// On globalThis, like the database handle: Next.js may load this module once per bundle, and one registry must
-// see every buffer of the process.
-const processWide = globalThis as { switchboardWriteBehind?: Registry };
-processWide.switchboardWriteBehind ??= { buffered: new Map(), exitHooked: false };
-const registry = processWide.switchboardWriteBehind;
+// One registry per process, like the database handle: Next.js may load this module once per bundle, and the
+// registry must see every buffer of the process.
+const registry = processWide("writeBehind", (): Registry => ({ buffered: new Map(), exitHooked: false }));
 
 /** One value per database handle and process (shared by every bundle), made on first use. */
 export function perDatabase<T>(name: string, create: (db: Database) => T): (db: Database) => T {
-  const store = globalThis as unknown as Record<symbol, WeakMap<Database, T> | undefined>;
-  const key = Symbol.for(`switchboard.${name}`);
-  store[key] ??= new WeakMap();
-  const values = store[key];
+  const values = processWide(name, () => new WeakMap<Database, T>());
   return (db) => {
     let value = values.get(db);
     if (value === undefined) {

@@ -1,6 +1,7 @@
 import { openConfiguredDatabase } from "@/db/client";
 import { migrateDatabase } from "@/db/migrate";
 import { type EnvError, getEnv } from "@/lib/env";
+import { closeMcpPoolIfOpen } from "@/lib/mcp/client/shared-client";
 import { runCli } from "./run";
 
 // Operators read results on stdout; routine logs would only get in the way (and break --json).
@@ -23,5 +24,5 @@ const code = await runCli(
   { out: (line) => console.log(line), err: (line) => console.error(line) },
 );
 // Bundled stdio servers started by integration commands must not outlive the CLI.
-await (globalThis as { switchboardMcpPool?: { closeAll(): Promise<void> } }).switchboardMcpPool?.closeAll();
+await closeMcpPoolIfOpen();
 process.exit(code);

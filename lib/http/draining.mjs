@@ -1,9 +1,10 @@
 // @ts-check
 // JavaScript, not TypeScript: scripts/serve.mjs starts the drain, and that server runs on Node without a loader.
 
-// On globalThis under a registered symbol: Next.js's server bundles load this module apart from the server that
-// drains, and all of them must see one state.
-const STATE = Symbol.for("switchboard.draining");
+import { processWide } from "../process-wide.mjs";
+
+// One per process: Next.js's server bundles load this module apart from the server that drains, and all of them
+// must see one state.
 
 /**
  * @typedef {{
@@ -14,8 +15,12 @@ const STATE = Symbol.for("switchboard.draining");
 
 /** @returns {DrainState} */
 function state() {
-  const holder = /** @type {{ [STATE]?: DrainState }} */ (globalThis);
-  holder[STATE] ??= {
+  return processWide("draining", freshState);
+}
+
+/** @returns {DrainState} */
+function freshState() {
+  return {
     draining: false,
     streamsEnded: false,
     listeners: new Set(),
@@ -23,7 +28,11 @@ function state() {
     closers: new Set(),
     unfinished: new Set(),
   };
-  return holder[STATE];
+}
+
+/** Forgets the drain, as a fresh process would start (tests that drain and go on). */
+export function resetDraining() {
+  Object.assign(state(), freshState());
 }
 
 /** True once the instance is stopping: it answers what it gets, but tells load balancers it is not ready. */

@@ -1,20 +1,17 @@
 // @ts-check
 // JavaScript, not TypeScript: scripts/serve.mjs imports it, and that server runs on Node without a loader.
+import { processWide } from "../process-wide.mjs";
 
 /**
  * Serves the request and answers true, or answers false and leaves it to Next.js.
  * @typedef {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => boolean} NodeRoute
  */
 
-// On globalThis under a registered symbol: routes register from Next.js's server bundles, and the server that
-// consults them loads this module on its own.
-const REGISTRY = Symbol.for("switchboard.nodeRoutes");
-
+// One per process: routes register from Next.js's server bundles, and the server that consults them loads this
+// module on its own.
 /** @returns {Map<string, NodeRoute>} */
 function registry() {
-  const holder = /** @type {{ [REGISTRY]?: Map<string, NodeRoute> }} */ (globalThis);
-  holder[REGISTRY] ??= new Map();
-  return holder[REGISTRY];
+  return processWide("nodeRoutes", () => /** @type {Map<string, NodeRoute>} */ (new Map()));
 }
 
 /**

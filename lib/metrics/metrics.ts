@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { getEnv } from "@/lib/env";
+import { processWide } from "@/lib/process-wide.mjs";
 
 /** Seconds, from 5 ms (a cached REST call) to 2 minutes (a slow tool or a long chat turn). */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -19,15 +20,18 @@ export interface IntegrationStateSample {
 const STATES = ["healthy", "degraded", "failing", "recovering"] as const;
 
 // Where the session and state gauges read from: the process's session pool, which says so when it is made.
-const SESSIONS = Symbol.for("switchboard.openSessions");
-const INTEGRATION_STATES = Symbol.for("switchboard.integrationStates");
+const gaugeSources = () =>
+  processWide(
+    "metricSources",
+    (): { sessions?: () => OpenSessions[]; integrationStates?: () => IntegrationStateSample[] } => ({}),
+  );
 
 export function reportOpenSessions(source: () => OpenSessions[]): void {
-  (globalThis as { [SESSIONS]?: () => OpenSessions[] })[SESSIONS] = source;
+  gaugeSources().sessions = source;
 }
 
 export function reportIntegrationStates(source: () => IntegrationStateSample[]): void {
-  (globalThis as { [INTEGRATION_STATES]?: () => IntegrationStateSample[] })[INTEGRATION_STATES] = source;
+  gaugeSources().integrationStates = source;
 }
 
 function createMetrics(orgLabel: boolean) {
@@ -83,8 +87,7 @@ function createMetrics(orgLabel: boolean) {
       registers: [registry],
       collect() {
         this.reset();
-        const source = (globalThis as { [SESSIONS]?: () => OpenSessions[] })[SESSIONS];
-        for (const { integrationId, transport, count } of source?.() ?? [])
+        for (const { integrationId, transport, count } of gaugeSources().sessions?.() ?? [])
           this.set({ integration: integrationId, transport }, count);
       },
     }),
@@ -95,10 +98,7 @@ function createMetrics(orgLabel: boolean) {
       registers: [registry],
       collect() {
         this.reset();
-        const source = (globalThis as { [INTEGRATION_STATES]?: () => IntegrationStateSample[] })[
-          INTEGRATION_STATES
-        ];
-        for (const { integrationId, state } of source?.() ?? [])
+        for (const { integrationId, state } of gaugeSources().integrationStates?.() ?? [])
           for (const name of STATES)
             this.set({ integration: integrationId, state: name }, name === state ? 1 : 0);
       },
@@ -165,17 +165,17 @@ function createMetrics(orgLabel: boolean) {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-// One set per process on globalThis: route bundles and the server's own modules each load this file.
-const KEY = Symbol.for("switchboard.metrics");
+// One set per process: route bundles and the server's own modules each load this file.
+const held = () => processWide("metrics", (): { metrics?: Metrics | null } => ({}));
 
 /** The process's metrics, or undefined when they are off (no METRICS_TOKEN): then nothing is counted. */
 export function metrics(): Metrics | undefined {
-  const holder = globalThis as { [KEY]?: Metrics | null };
-  if (holder[KEY] === undefined) {
+  const holder = held();
+  if (holder.metrics === undefined) {
     const env = getEnv();
-    holder[KEY] = env.METRICS_TOKEN ? createMetrics(env.METRICS_ORG_LABEL) : null;
+    holder.metrics = env.METRICS_TOKEN ? createMetrics(env.METRICS_ORG_LABEL) : null;
   }
-  return holder[KEY] ?? undefined;
+  return holder.metrics ?? undefined;
 }
 
 /** The organization label's value when it is on (an empty value for work outside an organization). */
@@ -185,5 +185,5 @@ export function orgLabelOf(m: Metrics, orgId: string | undefined): Record<string
 
 /** Drops the process's metrics, so the next use reads the environment again (tests). */
 export function resetMetrics(): void {
-  delete (globalThis as { [KEY]?: unknown })[KEY];
+  held().metrics = undefined;
 }

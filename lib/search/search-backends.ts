@@ -3,17 +3,19 @@ import type { Database } from "@/db/client";
 import type { KnowledgeNode } from "@/db/schema";
 import { getEnv } from "@/lib/env";
 import { logger } from "@/lib/logger";
+import { processWide } from "@/lib/process-wide.mjs";
 import { ElasticsearchSearch } from "./elasticsearch-search";
 import { postgresSearch } from "./postgres-search";
 import type { SearchBackend } from "./search-backend";
 
-const globalForSearch = globalThis as unknown as { switchboardElasticsearch?: ElasticsearchSearch };
+const held = () => processWide("elasticsearch", (): { search?: ElasticsearchSearch } => ({}));
 
 /** Elasticsearch when ELASTICSEARCH_URL is set (one client per process), otherwise nothing: PostgreSQL needs no index. */
 export function elasticsearch(): ElasticsearchSearch | undefined {
   const env = getEnv();
   if (!env.ELASTICSEARCH_URL) return undefined;
-  globalForSearch.switchboardElasticsearch ??= new ElasticsearchSearch(
+  const holder = held();
+  holder.search ??= new ElasticsearchSearch(
     new Client({
       node: env.ELASTICSEARCH_URL,
       ...(env.ELASTICSEARCH_API_KEY ? { auth: { apiKey: env.ELASTICSEARCH_API_KEY } } : {}),
@@ -21,7 +23,7 @@ export function elasticsearch(): ElasticsearchSearch | undefined {
     }),
     env.ELASTICSEARCH_INDEX,
   );
-  return globalForSearch.switchboardElasticsearch;
+  return holder.search;
 }
 
 /** The configured search engine: Elasticsearch when set up, else PostgreSQL full-text search. */

@@ -1,15 +1,16 @@
 import { context, trace } from "@opentelemetry/api";
+import { processWide } from "@/lib/process-wide.mjs";
 
-// Set by startTracing; on globalThis because route bundles and the instrumentation hook each load this file.
-const ON = Symbol.for("switchboard.tracingOn");
+// Set by startTracing; one per process, as route bundles and the instrumentation hook each load this file.
+const flag = () => processWide("tracingOn", () => ({ on: false }));
 
 export function markTracingOn(on = true): void {
-  (globalThis as { [ON]?: boolean })[ON] = on;
+  flag().on = on;
 }
 
 /** Whether spans are recorded and exported (OTEL_EXPORTER_OTLP_ENDPOINT set): off, tracing costs nothing. */
 export function tracingOn(): boolean {
-  return (globalThis as { [ON]?: boolean })[ON] === true;
+  return flag().on;
 }
 
 /** The ids that lead from a log line to its trace, when a span is active. */

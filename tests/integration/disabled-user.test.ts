@@ -1,7 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createOrganizationAction } from "@/app/(app)/actions";
-import type { DatabaseHandle } from "@/db/client";
+import { useProcessDatabase } from "@/db/client";
 import { memberships, organizations } from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
 import { AppError } from "@/lib/errors";
@@ -32,7 +32,7 @@ let enabled: UserContext;
 
 beforeAll(async () => {
   handle = await createTestDatabase();
-  (globalThis as { switchboardDb?: DatabaseHandle }).switchboardDb = handle;
+  useProcessDatabase(handle);
   // The first user registered is the superadmin, who can disable others.
   [admin, disabled, enabled] = (await registerOwners(handle.db, "Root", "Mallory", "Ada")) as [
     UserContext,
@@ -42,7 +42,7 @@ beforeAll(async () => {
   await setUserDisabled(handle.db, admin, disabled.userId, true);
 });
 afterAll(async () => {
-  (globalThis as { switchboardDb?: DatabaseHandle }).switchboardDb = undefined;
+  useProcessDatabase(undefined);
   await handle?.close();
 });
 

@@ -7,7 +7,7 @@ import {
   POST as passThroughPost,
 } from "@/app/api/mcp/integrations/[slug]/route";
 import { DELETE, GET, POST } from "@/app/api/mcp/route";
-import type { Database, DatabaseHandle } from "@/db/client";
+import { type Database, type DatabaseHandle, useProcessDatabase } from "@/db/client";
 import type { UserContext } from "@/lib/auth/context";
 import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { testIntegration } from "@/lib/mcp/integrations/test-connection";
@@ -33,7 +33,7 @@ export function gatewayFetch(url: string | URL, init?: RequestInit) {
 
 /** Makes the route handlers use this test's database. */
 export function useDatabase(handle: DatabaseHandle | undefined) {
-  (globalThis as { switchboardDb?: DatabaseHandle }).switchboardDb = handle;
+  useProcessDatabase(handle);
 }
 
 /** The SDK's own client over Streamable HTTP, connected to the gateway with an API key. */

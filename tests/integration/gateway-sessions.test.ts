@@ -13,7 +13,7 @@ import type { DatabaseHandle } from "@/db/client";
 import { mcpGatewaySessions } from "@/db/schema";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
-import { endStreams } from "@/lib/http/draining.mjs";
+import { endStreams, resetDraining } from "@/lib/http/draining.mjs";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { testIntegration } from "@/lib/mcp/integrations/test-connection";
@@ -305,7 +305,7 @@ describe("gateway sessions", () => {
       endStreams();
       expect((await reader.read()).done).toBe(true);
     } finally {
-      delete (globalThis as Record<symbol, unknown>)[Symbol.for("switchboard.draining")];
+      resetDraining();
     }
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loginAction } from "@/app/(auth)/actions";
-import type { DatabaseHandle } from "@/db/client";
+import { useProcessDatabase } from "@/db/client";
 import { authProviders } from "@/lib/auth/providers";
 import { registerUser } from "@/lib/auth/users";
 import { createTestDatabase } from "./test-db";
@@ -41,11 +41,11 @@ vi.mock("@/lib/auth/nextauth", () => ({
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
 beforeAll(async () => {
   handle = await createTestDatabase();
-  (globalThis as { switchboardDb?: DatabaseHandle }).switchboardDb = handle;
+  useProcessDatabase(handle);
   await registerUser(handle.db, { name: "Ada", email: "ada@example.com", password: "correct horse" });
 });
 afterAll(async () => {
-  (globalThis as { switchboardDb?: DatabaseHandle }).switchboardDb = undefined;
+  useProcessDatabase(undefined);
   await handle?.close();
 });
 

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { InvitationFormState } from "@/app/(app)/settings/members/actions";
-import type { DatabaseHandle } from "@/db/client";
+import { useProcessDatabase } from "@/db/client";
 import { memberships } from "@/db/schema";
 import type { UserContext } from "@/lib/auth/context";
 import { acceptInvitation } from "@/lib/invitations/accept-invitation";
@@ -26,12 +26,12 @@ beforeAll(async () => {
   process.env.AUTH_URL = "https://switchboard.example.com";
   process.env.SMTP_URL = sink.url;
   handle = await createTestDatabase();
-  (globalThis as { switchboardDb?: DatabaseHandle }).switchboardDb = handle;
+  useProcessDatabase(handle);
   [olivia, eve] = (await registerOwners(handle.db, "Olivia", "Eve")) as [UserContext, UserContext];
   session.ctx = olivia;
 });
 afterAll(async () => {
-  (globalThis as { switchboardDb?: DatabaseHandle }).switchboardDb = undefined;
+  useProcessDatabase(undefined);
   await handle?.close();
   await sink?.close();
 });

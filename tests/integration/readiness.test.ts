@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as healthRoute } from "@/app/api/health/route";
 import { GET as readyRoute } from "@/app/api/ready/route";
 import type { DatabaseHandle } from "@/db/client";
-import { startDraining } from "@/lib/http/draining.mjs";
+import { resetDraining, startDraining } from "@/lib/http/draining.mjs";
 import { useDatabase } from "./gateway-client";
 import { createTestDatabase } from "./test-db";
 
@@ -64,7 +64,7 @@ describe("readiness", () => {
       });
       expect((await call(healthRoute, "/api/health")).status).toBe(200);
     } finally {
-      delete (globalThis as Record<symbol, unknown>)[Symbol.for("switchboard.draining")];
+      resetDraining();
     }
     expect((await call(readyRoute, "/api/ready")).status).toBe(200);
   });

@@ -2,7 +2,7 @@ import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loginAction, registerAction } from "@/app/(auth)/actions";
 import type { FormState } from "@/components/forms/form-state";
-import type { DatabaseHandle } from "@/db/client";
+import { useProcessDatabase } from "@/db/client";
 import { memberships, users } from "@/db/schema";
 import { authenticate } from "@/lib/auth/authenticate";
 import { authProviders } from "@/lib/auth/providers";
@@ -48,7 +48,7 @@ beforeAll(async () => {
   process.env.SMTP_URL = sink.url;
   process.env.ALLOW_REGISTRATION = "true";
   handle = await createTestDatabase();
-  (globalThis as { switchboardDb?: DatabaseHandle }).switchboardDb = handle;
+  useProcessDatabase(handle);
   const { user } = await registerUser(handle.db, {
     name: "Ada",
     email: "ada@example.com",
@@ -58,7 +58,7 @@ beforeAll(async () => {
   ada = { id: user.id, passwordHash: row?.passwordHash ?? null };
 });
 afterAll(async () => {
-  (globalThis as { switchboardDb?: DatabaseHandle }).switchboardDb = undefined;
+  useProcessDatabase(undefined);
   await handle?.close();
   await sink?.close();
 });

@@ -1,6 +1,6 @@
 import type { JWT } from "@auth/core/jwt";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { DatabaseHandle } from "@/db/client";
+import { useProcessDatabase } from "@/db/client";
 import { authenticate } from "@/lib/auth/authenticate";
 import { changePassword } from "@/lib/auth/change-password";
 import type { UserContext } from "@/lib/auth/context";
@@ -33,11 +33,11 @@ let ada: UserContext;
 
 beforeAll(async () => {
   handle = await createTestDatabase();
-  (globalThis as { switchboardDb?: DatabaseHandle }).switchboardDb = handle;
+  useProcessDatabase(handle);
   [root, ada] = (await registerOwners(handle.db, "Root", "Ada")) as [UserContext, UserContext];
 });
 afterAll(async () => {
-  (globalThis as { switchboardDb?: DatabaseHandle }).switchboardDb = undefined;
+  useProcessDatabase(undefined);
   await handle?.close();
 });
 

@@ -6,12 +6,13 @@ import {
   isDraining,
   manageStop,
   onStreamsEnd,
+  resetDraining,
   serverClosed,
   startDraining,
 } from "@/lib/http/draining.mjs";
 
 afterEach(() => {
-  delete (globalThis as Record<symbol, unknown>)[Symbol.for("switchboard.draining")];
+  resetDraining();
 });
 
 describe("an instance's stop", () => {

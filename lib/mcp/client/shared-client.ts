@@ -1,20 +1,22 @@
 import { getEnv } from "@/lib/env";
 import { closeAfterServer } from "@/lib/http/draining.mjs";
 import { reportIntegrationStates, reportOpenSessions } from "@/lib/metrics/metrics";
+import { processWide } from "@/lib/process-wide.mjs";
 import { SdkMcpClient } from "./mcp-client";
 import { McpSessionPool } from "./session-pool";
 
-const globalForMcp = globalThis as unknown as { switchboardMcpPool?: McpSessionPool };
+const held = () => processWide("mcpPool", (): { pool?: McpSessionPool } => ({}));
 
 /** The process-wide session pool: one per process, so every route shares its sessions and stdio processes. */
 export function getMcpPool(): McpSessionPool {
-  if (!globalForMcp.switchboardMcpPool) {
+  const holder = held();
+  if (!holder.pool) {
     const env = getEnv();
     const pool = new McpSessionPool({
       idleMs: env.MCP_IDLE_TIMEOUT_MS,
       limits: { total: env.MCP_MAX_PROCESSES, perOrganization: env.MCP_MAX_PROCESSES_PER_ORG },
     });
-    globalForMcp.switchboardMcpPool = pool;
+    holder.pool = pool;
     reportOpenSessions(() => pool.openSessions());
     reportIntegrationStates(() => pool.integrationStates());
     // Under the app's server, upstream sessions close after the calls in flight; elsewhere (the CLI) on the signal.
@@ -25,7 +27,12 @@ export function getMcpPool(): McpSessionPool {
     }
     process.once("beforeExit", () => void pool.closeAll());
   }
-  return globalForMcp.switchboardMcpPool;
+  return holder.pool;
+}
+
+/** Closes the process's session pool if anything opened it (the CLI, before it exits). */
+export async function closeMcpPoolIfOpen(): Promise<void> {
+  await held().pool?.closeAll();
 }
 
 let client: SdkMcpClient | undefined;

@@ -1,10 +1,11 @@
-// On globalThis, so every server bundle of the process waits on the same locks.
-const globalForLocks = globalThis as unknown as { switchboardOAuthLocks?: Map<string, Promise<void>> };
+import { processWide } from "@/lib/process-wide.mjs";
+
+// Every server bundle of the process waits on the same locks.
+const locksOf = () => processWide("oauthLocks", () => new Map<string, Promise<void>>());
 
 /** Runs fn once nothing else holds the key in this process: callers take turns, in order. */
 export async function withLocalLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  globalForLocks.switchboardOAuthLocks ??= new Map();
-  const locks = globalForLocks.switchboardOAuthLocks;
+  const locks = locksOf();
   const previous = locks.get(key) ?? Promise.resolve();
   let release: () => void = () => {};
   const turn = new Promise<void>((resolve) => {
