@@ -29,6 +29,7 @@ import { modernSession } from "./modern-session";
 import { connectModernStdio } from "./modern-stdio";
 import { createGuardedFetch } from "./network-guard";
 import { forgetRevision, type RevisionKey, rememberedRevision, rememberRevision } from "./revision-memory";
+import { singleAnswerFetch } from "./single-answer-fetch";
 import type { UpstreamClient } from "./upstream-client";
 
 export { ConnectTimeoutError } from "./deadline";
@@ -153,7 +154,9 @@ type ModernFetch = NonNullable<ConstructorParameters<typeof ModernHttpTransport>
 export async function openMcpSession(config: McpConnectionConfig): Promise<McpSession> {
   if (config.transport === "stdio") return openStdioSession(config);
   const url = new URL(config.url);
-  const guarded = createGuardedFetch(config.allowPrivateNetwork, Object.keys(config.headers));
+  const guarded = singleAnswerFetch(
+    createGuardedFetch(config.allowPrivateNetwork, Object.keys(config.headers)),
+  );
   const fetch = config.oauth ? config.oauth.authorize(guarded) : guarded;
   const requestInit = { headers: config.headers };
   if (config.transport === "sse") {

@@ -1,12 +1,9 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
-import { mediaTypeEssence } from "@modelcontextprotocol/sdk/shared/mediaType.js";
 import ipaddr from "ipaddr.js";
 import { Agent, type Dispatcher, request } from "undici";
 import { webStreamOf } from "@/lib/http/web-stream-of";
 import { outgoingTraceHeaders } from "@/lib/tracing/tracer";
-import { singleAnswerOf } from "./single-answer";
-import { guardUnanswered, requestIdsOf } from "./unanswered-guard";
 
 /**
  * Which addresses an integration may reach is decided by ipaddr.js's range classification (IANA's
@@ -124,47 +121,21 @@ async function encodeBody(
 }
 
 /** undici's answer as the platform's Response, which the MCP SDK and the OAuth client read. */
-function toResponse(
-  answer: Dispatcher.ResponseData,
-  url: URL,
-  method: string,
-  body: ReadableStream<Uint8Array> | string | null = webStreamOf(answer.body),
-): Response {
+function toResponse(answer: Dispatcher.ResponseData, url: URL, method: string): Response {
   const headers = new Headers();
   for (const [name, value] of Object.entries(answer.headers)) {
     if (value === undefined) continue;
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
-  if (typeof body === "string") {
-    headers.set("content-type", "application/json");
-    headers.delete("content-length");
-  }
   const bodiless = method === "HEAD" || BODILESS_STATUSES.has(answer.statusCode);
   if (bodiless) answer.body.dump().catch(() => {});
-  const response = new Response(bodiless ? null : body, {
+  const response = new Response(bodiless ? null : webStreamOf(answer.body), {
     status: answer.statusCode,
     statusText: REASON_PHRASE.test(answer.statusText) ? answer.statusText : "",
     headers,
   });
   Object.defineProperty(response, "url", { value: url.href });
   return response;
-}
-
-/**
- * A POST answered with an event stream: as its lone answer in JSON when that is all the stream holds (see
- * singleAnswerOf), which the MCP client reads without parsing events; otherwise as the stream, which answers the
- * POST's requests with an error if it ends before their answers (see guardUnanswered).
- */
-async function toPostResponse(
-  answer: Dispatcher.ResponseData,
-  url: URL,
-  body: string | Uint8Array | undefined,
-): Promise<Response> {
-  const type = mediaTypeEssence(headerValue(answer.headers["content-type"]));
-  if (answer.statusCode !== 200 || type !== "text/event-stream") return toResponse(answer, url, "POST");
-  const read = await singleAnswerOf(answer.body);
-  if ("answer" in read) return toResponse(answer, url, "POST", read.answer);
-  return toResponse(answer, url, "POST", guardUnanswered(read.stream, requestIdsOf(body)));
 }
 
 const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -220,7 +191,7 @@ export function createGuardedFetch(
       const location = headerValue(answer.headers.location);
       const status = answer.statusCode;
       if (status < 300 || status >= 400 || !location || init?.redirect === "manual") {
-        return method === "POST" ? toPostResponse(answer, url, body) : toResponse(answer, url, method);
+        return toResponse(answer, url, method);
       }
       await answer.body.dump().catch(() => {});
       if (init?.redirect === "error") throw new TypeError(`Redirect refused: ${url.origin}`);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { ErrorCode, McpError, type RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { EventStreamReader } from "./event-stream-reader";
+import { createParser } from "eventsource-parser";
 
 // Marks the answers this module makes up, so they are never taken for a server's own (it cannot know the token).
 const MARK = "switchboard/streamEnded";
@@ -68,15 +68,18 @@ export function guardUnanswered(
   if (requestIds.length === 0) return stream;
   const waiting = new Set<RequestId>(requestIds);
   let resumable = false;
-  const reader = new EventStreamReader((event) => {
-    if (event.id) resumable = true;
-    const id = event.data ? answeredId(event.data) : undefined;
-    if (id !== undefined) waiting.delete(id);
-    if (waiting.size === 0) reader.stopped = true;
+  let done = false;
+  const decoder = new TextDecoder();
+  const parser = createParser({
+    onEvent(event) {
+      if (event.id) resumable = true;
+      const id = event.data ? answeredId(event.data) : undefined;
+      if (id !== undefined) waiting.delete(id);
+      if (waiting.size === 0) done = true;
+    },
   });
   const source = stream.getReader();
   const end = (controller: ReadableStreamDefaultController<Uint8Array>) => {
-    reader.push(undefined);
     if (!resumable && waiting.size > 0) {
       // Ends a line or event the stream broke off in, so what follows is read on its own.
       controller.enqueue(new TextEncoder().encode("\n\n"));
@@ -95,7 +98,8 @@ export function guardUnanswered(
         return end(controller);
       }
       if (read.done) return end(controller);
-      if (!reader.stopped) reader.push(read.value);
+      // Once every request is answered, the rest is not looked at.
+      if (!done) parser.feed(decoder.decode(read.value, { stream: true }));
       controller.enqueue(read.value);
     },
     cancel(reason) {

@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { describe, expect, it } from "vitest";
-import { EventStreamReader, type StreamEvent } from "@/lib/mcp/client/event-stream-reader";
 import { guardUnanswered, isStreamEndedError, requestIdsOf } from "@/lib/mcp/client/unanswered-guard";
 
 const ANSWER = 'data: {"jsonrpc":"2.0","id":7,"result":{}}\n\n';
@@ -20,18 +20,20 @@ function streamOf(chunks: string[], failure?: Error): ReadableStream<Uint8Array>
 }
 
 /** The events a client reads from the guarded stream. */
-async function eventsOf(stream: ReadableStream<Uint8Array>): Promise<StreamEvent[]> {
-  const events: StreamEvent[] = [];
-  const reader = new EventStreamReader((event) => {
-    if (event.data) events.push(event);
+async function eventsOf(stream: ReadableStream<Uint8Array>): Promise<EventSourceMessage[]> {
+  const events: EventSourceMessage[] = [];
+  const parser = createParser({
+    onEvent(event) {
+      if (event.data) events.push(event);
+    },
   });
+  const decoder = new TextDecoder();
   const source = stream.getReader();
   for (;;) {
     const { value, done } = await source.read();
     if (done) break;
-    reader.push(value);
+    parser.feed(decoder.decode(value, { stream: true }));
   }
-  reader.push(undefined);
   return events;
 }
 
