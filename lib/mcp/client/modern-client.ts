@@ -242,7 +242,8 @@ export class ModernUpstreamClient implements UpstreamClient {
         },
       });
     return this.send<CallToolResult>(async () => {
-      if (this.taskOnly.has(params.name) || this.taskSupport?.get(params.name) === "required") return asTask();
+      if (this.taskOnly.has(params.name) || this.taskSupport?.get(params.name) === "required")
+        return asTask();
       try {
         return await this.client.callTool(withCallersMeta(params) as never, options);
       } catch (error) {

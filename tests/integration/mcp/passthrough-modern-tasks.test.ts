@@ -70,7 +70,11 @@ describe("the pass-through of a 2026-07-28 server that runs tools as tasks", () 
     const { tools } = await client.listTools();
     const support = Object.fromEntries(tools.map((tool) => [tool.name, tool.execution?.taskSupport]));
     // Switchboard waits on a task-only tool for a client that calls it plainly.
-    expect(support).toMatchObject({ slow_compute: "optional", failing_job: "optional", multi_input: "optional" });
+    expect(support).toMatchObject({
+      slow_compute: "optional",
+      failing_job: "optional",
+      multi_input: "optional",
+    });
     expect(support.greet).toBeUndefined();
     await client.close();
   });
