@@ -1,16 +1,15 @@
 import type { Transport } from "@modelcontextprotocol/client";
 import { z } from "zod";
 
-/** A listing's tools, as far as their task support goes. */
-const ListedSchema = z.object({
-  result: z.object({
-    tools: z.array(
-      z.looseObject({
-        name: z.string(),
-        execution: z.looseObject({ taskSupport: z.enum(["required", "optional", "forbidden"]) }).optional(),
-      }),
-    ),
-  }),
+/** A listing's answer: its tools, each read on its own (one the server got wrong says nothing of the others). */
+const ListedSchema = z.object({ result: z.object({ tools: z.array(z.unknown()) }) });
+
+/** A listed tool, as far as its task support goes. */
+const ToolSchema = z.looseObject({
+  name: z.string(),
+  execution: z
+    .looseObject({ taskSupport: z.enum(["required", "optional", "forbidden"]).optional() })
+    .optional(),
 });
 
 export type TaskSupport = Map<string, "required" | "optional" | "forbidden">;
@@ -30,9 +29,12 @@ export function taskSupportOn(transport: Transport): TaskSupport {
   const deliver = transport.onmessage;
   transport.onmessage = (message, extra) => {
     const listed = "result" in message ? ListedSchema.safeParse(message) : undefined;
-    for (const tool of listed?.success ? listed.data.result.tools : []) {
-      if (tool.execution) support.set(tool.name, tool.execution.taskSupport);
-      else support.delete(tool.name);
+    for (const entry of listed?.success ? listed.data.result.tools : []) {
+      const tool = ToolSchema.safeParse(entry);
+      if (!tool.success) continue;
+      const taskSupport = tool.data.execution?.taskSupport;
+      if (taskSupport) support.set(tool.data.name, taskSupport);
+      else support.delete(tool.data.name);
     }
     deliver?.(message, extra);
   };
