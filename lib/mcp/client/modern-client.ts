@@ -34,6 +34,7 @@ import packageJson from "@/package.json" with { type: "json" };
 import { currentRelay, relayFor } from "../relay/downstream-relay";
 import { callersCapabilities } from "./callers-capabilities";
 import { callToolAsModernTask, refusedForNoTasks } from "./modern-task-call";
+import { type TaskSupport, taskSupportOn } from "./task-support-tap";
 import type { UpstreamClient } from "./upstream-client";
 
 const clientInfo = { name: "switchboard", version: packageJson.version };
@@ -179,16 +180,32 @@ export class ModernUpstreamClient implements UpstreamClient {
     return this.client.getServerVersion() as Implementation | undefined;
   }
 
-  // Lists are read afresh each time: the catalog keeps them, and a list that changed must show.
+  /** What the server's listings say of its tools' task support (which the v2 client's codec deletes). */
+  private get taskSupport(): TaskSupport | undefined {
+    return this.client.transport ? taskSupportOn(this.client.transport) : undefined;
+  }
+
+  /**
+   * Lists are read afresh each time: the catalog keeps them, and a list that changed must show. A tool keeps the
+   * `execution.taskSupport` its server listed it with, read past the client's codec.
+   */
   listTools(params?: PaginatedRequest["params"], options?: RequestOptions) {
-    return this.send<ListToolsResult>(() =>
-      this.client.listTools(params, { ...options, cacheMode: "refresh" }),
-    );
+    return this.send<ListToolsResult>(async () => {
+      const support = this.taskSupport;
+      const listed = await this.client.listTools(params, { ...options, cacheMode: "refresh" });
+      return {
+        ...listed,
+        tools: listed.tools.map((tool) => {
+          const taskSupport = support?.get(tool.name);
+          return taskSupport ? { ...tool, execution: { taskSupport } } : tool;
+        }),
+      };
+    });
   }
 
   /**
    * Tools the server runs only as tasks, known from its refusal of a plain call (-32021 naming the tasks
-   * extension): the v2 client drops `execution.taskSupport` from 2026-07-28 listings, so the refusal is what says.
+   * extension), for a server whose listing did not say so on this connection.
    */
   private readonly taskOnly = new Set<string>();
 
@@ -225,7 +242,8 @@ export class ModernUpstreamClient implements UpstreamClient {
         },
       });
     return this.send<CallToolResult>(async () => {
-      if (this.taskOnly.has(params.name)) return asTask();
+      if (this.taskOnly.has(params.name) || this.taskSupport?.get(params.name) === "required")
+        return asTask();
       try {
         return await this.client.callTool(withCallersMeta(params) as never, options);
       } catch (error) {

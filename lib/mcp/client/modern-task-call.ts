@@ -37,11 +37,20 @@ const TaskSchema = z.looseObject({
 });
 type Task = z.infer<typeof TaskSchema>;
 
-/** What a task call answers at once: the task (a CreateTaskResult), or the result when the server ran it there. */
+/**
+ * What a task call answers at once: the task (a CreateTaskResult), the result when the server ran it there, or
+ * questions to answer before the server makes the task (input_required, answered by calling again).
+ */
 const CreatedSchema = z.union([
   z.looseObject({ resultType: z.literal("task"), taskId: z.string(), pollIntervalMs: z.number().optional() }),
   z.looseObject({ resultType: z.literal("complete") }),
+  z.looseObject({
+    resultType: z.literal("input_required"),
+    inputRequests: InputRequestsSchema,
+    requestState: z.string().optional(),
+  }),
 ]);
+type Created = z.infer<typeof CreatedSchema>;
 
 const AckSchema = z.looseObject({});
 const ResultSchemas: Record<string, z.ZodType> = { "tasks/get": TaskSchema };
@@ -143,14 +152,26 @@ export async function callToolAsModernTask(
   let taskId: string | undefined;
   let ended = false;
   try {
-    const created = CreatedSchema.parse(
-      await rawRequest(
-        client,
-        "tools/call",
-        { ...params, _meta: { ...envelope.meta, ...meta, ...params._meta } },
-        signal,
-      ),
-    );
+    let call: Record<string, unknown> = { ...params, _meta: { ...envelope.meta, ...meta, ...params._meta } };
+    let created: Created;
+    // A server may ask first, and make the task once answered (SEP-2322's rounds, then the task).
+    for (;;) {
+      created = CreatedSchema.parse(await rawRequest(client, "tools/call", call, signal));
+      if (created.resultType !== "input_required") break;
+      timer.pause();
+      const answers = await Promise.all(
+        Object.entries(created.inputRequests).map(
+          async ([key, question]) => [key, await ask(relay, key, question, signal)] as const,
+        ),
+      );
+      timer.restart();
+      const { requestState } = created;
+      call = {
+        ...call,
+        inputResponses: Object.fromEntries(answers),
+        ...(requestState !== undefined ? { requestState } : {}),
+      };
+    }
     // A server may run a quick task at once and answer with its result.
     if (created.resultType === "complete") {
       const { resultType: _complete, ...result } = created;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
+import { openMcpSession } from "@/lib/mcp/client/connect";
 import { getMcpClient } from "@/lib/mcp/client/shared-client";
 import { createIntegration } from "@/lib/mcp/integrations/create-integration";
 import { testIntegration } from "@/lib/mcp/integrations/test-connection";
@@ -30,6 +31,7 @@ let owner: UserContext;
 let server: RunningFixture;
 
 interface Stats {
+  refused: number;
   created: string[];
   gets: number;
   updates: Record<string, unknown>[];
@@ -69,6 +71,55 @@ describe("a task-only tool of a 2026-07-28 server", () => {
       body: { content: [{ type: "text", text: "Hello, Ada!" }] },
     });
     expect((await stats()).created.length).toBe(after.created.length);
+  });
+
+  it("is called as a task at once on a connection that read the server's listing", async () => {
+    const session = await openMcpSession({
+      integrationId: "listing",
+      orgId: owner.orgId,
+      timeoutMs: 5000,
+      transport: "streamable-http",
+      url: server.url,
+      headers: {},
+      allowPrivateNetwork: true,
+    });
+    try {
+      expect(session.era).toBe("modern");
+      const { tools } = await session.client.listTools();
+      // Kept from the server's own answer, which the v2 client's codec strips of `execution`.
+      expect(tools.find((tool) => tool.name === "protocol_error_job")?.execution).toEqual({
+        taskSupport: "required",
+      });
+      expect(tools.find((tool) => tool.name === "greet")?.execution).toBeUndefined();
+      const before = await stats();
+      await expect(session.client.callTool({ name: "protocol_error_job" })).rejects.toThrow(
+        "The job crashed.",
+      );
+      const after = await stats();
+      expect(after.refused).toBe(before.refused);
+      expect(after.created.length).toBe(before.created.length + 1);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("is learnt to run only as a task from a refusal, when the server's listing does not say so", async () => {
+    const unlisted = await startFixture("tasks-modern-unlisted");
+    try {
+      await addIntegrations(handle.db, owner, { Quiet: unlisted });
+      const quietStats = async () => (await (await fetch(`${unlisted.baseUrl}/stats`)).json()) as Stats;
+      const invoked = await restInvoke(key, "quiet_slow_compute", { seconds: 0 });
+      expect(invoked).toEqual({
+        status: 200,
+        body: { content: [{ type: "text", text: "Computed in 0 s." }] },
+      });
+      // Refused once as a plain call, then run as a task; later calls on the connection go as tasks at once.
+      expect(await quietStats()).toMatchObject({ refused: 1, created: ["task-1"] });
+      await restInvoke(key, "quiet_slow_compute", { seconds: 0 });
+      expect(await quietStats()).toMatchObject({ refused: 1, created: ["task-1", "task-2"] });
+    } finally {
+      await unlisted.stop();
+    }
   });
 
   it("returns a task that completed with isError as the call's error result, and a failed task as its error", async () => {
