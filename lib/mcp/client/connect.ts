@@ -27,7 +27,7 @@ import { ConnectTimeoutError, withDeadline } from "./deadline";
 import { asLegacyError, ModernUpstreamClient } from "./modern-client";
 import { modernSession } from "./modern-session";
 import { connectModernStdio } from "./modern-stdio";
-import { createGuardedFetch } from "./network-guard";
+import { createGuardedRequest } from "./network-guard";
 import { forgetRevision, type RevisionKey, rememberedRevision, rememberRevision } from "./revision-memory";
 import { singleAnswerFetch } from "./single-answer-fetch";
 import type { UpstreamClient } from "./upstream-client";
@@ -155,7 +155,7 @@ export async function openMcpSession(config: McpConnectionConfig): Promise<McpSe
   if (config.transport === "stdio") return openStdioSession(config);
   const url = new URL(config.url);
   const guarded = singleAnswerFetch(
-    createGuardedFetch(config.allowPrivateNetwork, Object.keys(config.headers)),
+    createGuardedRequest(config.allowPrivateNetwork, Object.keys(config.headers)),
   );
   const fetch = config.oauth ? config.oauth.authorize(guarded) : guarded;
   const requestInit = { headers: config.headers };

@@ -120,16 +120,38 @@ async function encodeBody(
   return new Uint8Array(await encoded.arrayBuffer());
 }
 
-/** undici's answer as the platform's Response, which the MCP SDK and the OAuth client read. */
-function toResponse(answer: Dispatcher.ResponseData, url: URL, method: string): Response {
+/** What the guarded request answered: undici's answer, as it came, for the URL and method it ended at. */
+export interface GuardedAnswer {
+  answer: Dispatcher.ResponseData;
+  url: URL;
+  method: string;
+  /** The body the request sent (after redirects, none if one turned it into a GET). */
+  sent: string | Uint8Array | undefined;
+}
+
+/** A request through the address policy, answered as undici answers: what guardedFetchOf makes a fetch of. */
+export type GuardedRequest = (input: string | URL | Request, init?: RequestInit) => Promise<GuardedAnswer>;
+
+/**
+ * undici's answer as the platform's Response, which the MCP SDK and the OAuth client read; `body` stands in for
+ * the answer's own (what a decorator made of it: a string is sent as JSON).
+ */
+export function toResponse(
+  { answer, url, method }: GuardedAnswer,
+  body: ReadableStream<Uint8Array> | string = webStreamOf(answer.body),
+): Response {
   const headers = new Headers();
   for (const [name, value] of Object.entries(answer.headers)) {
     if (value === undefined) continue;
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
+  if (typeof body === "string") {
+    headers.set("content-type", "application/json");
+    headers.delete("content-length");
+  }
   const bodiless = method === "HEAD" || BODILESS_STATUSES.has(answer.statusCode);
   if (bodiless) answer.body.dump().catch(() => {});
-  const response = new Response(bodiless ? null : webStreamOf(answer.body), {
+  const response = new Response(bodiless ? null : body, {
     status: answer.statusCode,
     statusText: REASON_PHRASE.test(answer.statusText) ? answer.statusText : "",
     headers,
@@ -142,15 +164,32 @@ const headerValue = (value: string | string[] | undefined) => (Array.isArray(val
 
 /**
  * A fetch that refuses private addresses after DNS resolution, at connect time (so DNS rebinding cannot slip
- * through), and on every redirect hop. It sends with undici's request API rather than its fetch: fetch streams
- * even a string body in pieces, and leaves an abort listener on the caller's signal until the request is garbage
- * collected, and an MCP session passes one long-lived signal to all its requests (thousands of listeners piled
- * up, each new one slower to add). Errors and abort reasons come out as fetch's would.
+ * through), and on every redirect hop (see createGuardedRequest).
  */
 export function createGuardedFetch(
   allowPrivateNetwork: boolean,
   credentialHeaders: string[] = [],
 ): typeof fetch {
+  return guardedFetchOf(createGuardedRequest(allowPrivateNetwork, credentialHeaders));
+}
+
+/** The guarded request as a fetch, its answer's body as it came. */
+export function guardedFetchOf(request: GuardedRequest): typeof fetch {
+  return (async (input: string | URL | Request, init?: RequestInit) =>
+    toResponse(await request(input, init))) as typeof fetch;
+}
+
+/**
+ * A request that refuses private addresses after DNS resolution, at connect time (so DNS rebinding cannot slip
+ * through), and on every redirect hop. It sends with undici's request API rather than its fetch: fetch streams
+ * even a string body in pieces, and leaves an abort listener on the caller's signal until the request is garbage
+ * collected, and an MCP session passes one long-lived signal to all its requests (thousands of listeners piled
+ * up, each new one slower to add). Errors and abort reasons come out as fetch's would.
+ */
+export function createGuardedRequest(
+  allowPrivateNetwork: boolean,
+  credentialHeaders: string[] = [],
+): GuardedRequest {
   if (!allowPrivateNetwork) guardedAgent ??= new Agent({ connect: { lookup: guardedLookup } });
   const agent = allowPrivateNetwork ? undefined : guardedAgent;
   // Credentials belong to the integration's server: a redirect to another origin must not carry them.
@@ -160,7 +199,7 @@ export function createGuardedFetch(
     "cookie",
     ...credentialHeaders.map((h) => h.toLowerCase()),
   ]);
-  return (async (input: string | URL | Request, init?: RequestInit) => {
+  return async (input: string | URL | Request, init?: RequestInit) => {
     let url = new URL(input instanceof Request ? input.url : input.toString());
     const headers = new Headers(init?.headers);
     if (!headers.has("accept")) headers.set("accept", "*/*");
@@ -191,7 +230,7 @@ export function createGuardedFetch(
       const location = headerValue(answer.headers.location);
       const status = answer.statusCode;
       if (status < 300 || status >= 400 || !location || init?.redirect === "manual") {
-        return toResponse(answer, url, method);
+        return { answer, url, method, sent: body };
       }
       await answer.body.dump().catch(() => {});
       if (init?.redirect === "error") throw new TypeError(`Redirect refused: ${url.origin}`);
@@ -209,5 +248,5 @@ export function createGuardedFetch(
       }
     }
     throw new TypeError(`Too many redirects from ${url.origin}`);
-  }) as typeof fetch;
+  };
 }

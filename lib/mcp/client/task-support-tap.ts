@@ -28,7 +28,10 @@ export function taskSupportOn(transport: Transport): TaskSupport {
   const support: TaskSupport = new Map();
   const deliver = transport.onmessage;
   transport.onmessage = (message, extra) => {
-    const listed = "result" in message ? ListedSchema.safeParse(message) : undefined;
+    // Only a listing is parsed: a call's answer passes untouched.
+    const result = "result" in message ? (message.result as Record<string, unknown> | undefined) : undefined;
+    const listed =
+      result && typeof result === "object" && "tools" in result ? ListedSchema.safeParse(message) : undefined;
     for (const entry of listed?.success ? listed.data.result.tools : []) {
       const tool = ToolSchema.safeParse(entry);
       if (!tool.success) continue;

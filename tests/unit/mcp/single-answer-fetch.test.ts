@@ -1,4 +1,7 @@
+import { PassThrough, Readable } from "node:stream";
+import type { Dispatcher } from "undici";
 import { describe, expect, it } from "vitest";
+import type { GuardedAnswer } from "@/lib/mcp/client/network-guard";
 import { singleAnswerFetch, singleAnswerOf } from "@/lib/mcp/client/single-answer-fetch";
 
 const ANSWER = '{"result":{"content":[{"type":"text","text":"Echo: hi"}]},"jsonrpc":"2.0","id":1}';
@@ -6,32 +9,18 @@ const PRIMING = "id: 1_0\ndata: \n\n";
 const answerEvent = (data = ANSWER) => `event: message\nid: 1_1\ndata: ${data}\n\n`;
 const encoder = new TextEncoder();
 
-/** A stream of these chunks that the test may go on writing to (or fail), and whether a reader cancelled it. */
+/** A server's answer body of these chunks, which the test may go on writing to (or fail). */
 function source(...chunks: (string | Uint8Array)[]) {
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const state = { cancelled: false };
-  const stream = new ReadableStream<Uint8Array>({
-    start(opened) {
-      controller = opened;
-      for (const chunk of chunks) opened.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk);
-    },
-    cancel() {
-      state.cancelled = true;
-    },
-  });
+  const body = new PassThrough();
+  for (const chunk of chunks) body.write(chunk);
   return {
-    stream,
-    state,
-    write: (text: string) => controller.enqueue(encoder.encode(text)),
-    end: () => controller.close(),
-    fail: (error: Error) => controller.error(error),
+    body,
+    write: (text: string) => body.write(text),
+    end: () => body.end(),
+    fail: (error: Error) => body.destroy(error),
   };
 }
-const ended = (...chunks: string[]) => {
-  const made = source(...chunks);
-  made.end();
-  return made.stream;
-};
+const ended = (...chunks: string[]) => Readable.from(chunks.map((chunk) => Buffer.from(chunk)));
 
 const textOf = (stream: ReadableStream<Uint8Array>) => new Response(stream).text();
 const streamOfRead = (read: Awaited<ReturnType<typeof singleAnswerOf>>) =>
@@ -70,9 +59,7 @@ describe("an event stream answering a POST of one request", () => {
   it("keeps a multi-byte character split between chunks", async () => {
     const bytes = encoder.encode(`${PRIMING}${answerEvent(ANSWER.replace("Echo: hi", "Écho: 日本"))}`);
     const cut = bytes.indexOf(encoder.encode("日")[0] as number) + 1;
-    const made = source(bytes.subarray(0, cut), bytes.subarray(cut));
-    made.end();
-    const read = await singleAnswerOf(made.stream, 1);
+    const read = await singleAnswerOf(Readable.from([bytes.subarray(0, cut), bytes.subarray(cut)]), 1);
     expect(JSON.parse((read as { answer: string }).answer).result.content[0].text).toBe("Écho: 日本");
   });
 
@@ -126,7 +113,7 @@ describe("an event stream answering a POST of one request", () => {
       'data: {"jsonrpc":"2.0","id":0,"method":"elicitation/create","params":{}}\n\n',
     );
     // The server now waits for the client's reply: nothing more comes until it has it.
-    const reader = streamOfRead(await singleAnswerOf(body.stream, 1)).getReader();
+    const reader = streamOfRead(await singleAnswerOf(body.body, 1)).getReader();
     const decoder = new TextDecoder();
     let seen = "";
     while (!seen.includes("elicitation/create")) seen += decoder.decode((await reader.read()).value);
@@ -139,18 +126,18 @@ describe("an event stream answering a POST of one request", () => {
 
   it("gives the answer at once, without waiting for the stream to end, and reads the rest away", async () => {
     const body = source(`${PRIMING}${answerEvent()}`);
-    expect(await singleAnswerOf(body.stream, 1)).toEqual({ answer: ANSWER });
+    expect(await singleAnswerOf(body.body, 1)).toEqual({ answer: ANSWER });
     body.write(": later\n\n");
     body.end();
-    // The drain reads to the end: the stream is not cancelled, so its connection is reused.
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(body.state.cancelled).toBe(false);
+    // The rest is read to the end, not cut: the connection it came on serves again.
+    await new Promise((resolve) => body.body.once("end", resolve));
+    expect(body.body.readableEnded).toBe(true);
   });
 
   it("passes on a stream that fails, with what came before the failure", async () => {
     const body = source(PRIMING);
     setTimeout(() => body.fail(new Error("socket hang up")), 5);
-    const reader = streamOfRead(await singleAnswerOf(body.stream, 1)).getReader();
+    const reader = streamOfRead(await singleAnswerOf(body.body, 1)).getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toBe(PRIMING);
     await expect(reader.read()).rejects.toThrow("socket hang up");
   });
@@ -159,17 +146,27 @@ describe("an event stream answering a POST of one request", () => {
     const body = source(
       'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}\n\n',
     );
-    await streamOfRead(await singleAnswerOf(body.stream, 1)).cancel();
-    expect(body.state.cancelled).toBe(true);
+    await streamOfRead(await singleAnswerOf(body.body, 1)).cancel();
+    expect(body.body.destroyed).toBe(true);
   });
 });
 
 describe("singleAnswerFetch", () => {
   const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo" } });
+  /** A guarded request that answers with this event stream (or status), as undici answers. */
   const sse =
-    (text: string, status = 200) =>
-    async () =>
-      new Response(ended(text), { status, headers: { "content-type": "text/event-stream; charset=utf-8" } });
+    (text: string, statusCode = 200) =>
+    async (input: string | URL | Request, init?: RequestInit): Promise<GuardedAnswer> => ({
+      answer: {
+        statusCode,
+        statusText: "OK",
+        headers: { "content-type": "text/event-stream; charset=utf-8" },
+        body: ended(text),
+      } as unknown as Dispatcher.ResponseData,
+      url: new URL(String(input)),
+      method: init?.method ?? "GET",
+      sent: typeof init?.body === "string" ? init.body : undefined,
+    });
 
   it("answers a POST of one request with the answer as JSON", async () => {
     const response = await singleAnswerFetch(sse(`${PRIMING}${answerEvent()}`))("http://server/mcp", {
@@ -177,6 +174,7 @@ describe("singleAnswerFetch", () => {
       body: call,
     });
     expect(response.status).toBe(200);
+    expect(response.url).toBe("http://server/mcp");
     expect(response.headers.get("content-type")).toBe("application/json");
     expect(await response.json()).toMatchObject({ id: 1, result: { content: [{ text: "Echo: hi" }] } });
   });
