@@ -1,3 +1,4 @@
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApiKey } from "@/lib/api-keys/api-keys";
 import type { UserContext } from "@/lib/auth/context";
@@ -215,5 +216,40 @@ describe("a task-only tool of a 2026-07-28 server", () => {
     }
     expect(cancelled).toContain(taskId);
     await client.close();
+  });
+});
+
+describe("a task-only tool of a 2026-07-28 server run as a local process (stdio)", () => {
+  it("is called as a task over REST and the gateway, and its errors come back as over HTTP", async () => {
+    await createIntegration(
+      handle.db,
+      owner,
+      {
+        source: "custom",
+        name: "Local tasks",
+        transport: "stdio",
+        command: process.execPath,
+        args: ["--import", "tsx", path.resolve("tests/fixtures/mcp/stdio-tasks.ts")],
+      },
+      // As an operator adds it (the CLI): a stdio server runs a program on this host.
+      { operator: true },
+    );
+    expect(await restInvoke(key, "local_tasks_slow_compute", { seconds: 0.3 })).toEqual({
+      status: 200,
+      body: { content: [{ type: "text", text: "Computed in 0.3 s." }] },
+    });
+    expect(await restInvoke(key, "local_tasks_failing_job", {})).toMatchObject({
+      status: 500,
+      body: { details: "The job failed: no disk space left." },
+    });
+    const crashed = await restInvoke(key, "local_tasks_protocol_error_job");
+    expect(crashed.body.upstream_error).toMatchObject({ code: -32603, message: "The job crashed." });
+    const client = await connectGateway(key);
+    try {
+      const called = await client.callTool({ name: "local_tasks_slow_compute", arguments: { seconds: 0.2 } });
+      expect(textOf(called)).toBe("Computed in 0.2 s.");
+    } finally {
+      await client.close();
+    }
   });
 });
