@@ -83,6 +83,27 @@ try {
     }),
   );
   const page = await context.newPage();
+  // Where a visit's time goes: each request the page makes while it runs, timed from the visit's start.
+  type Seen = { url: string; kind: string; start: number; firstByte?: number; end?: number; bytes?: number };
+  let seen: Seen[] = [];
+  let visitStart = 0;
+  const byRequest = new Map<object, Seen>();
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.origin !== app?.origin) return;
+    const kind = request.headers().rsc ? "rsc" : request.resourceType();
+    const entry: Seen = { url: url.pathname + url.search, kind, start: performance.now() - visitStart };
+    byRequest.set(request, entry);
+    seen.push(entry);
+  });
+  page.on("requestfinished", async (request) => {
+    const entry = byRequest.get(request);
+    if (!entry) return;
+    entry.end = performance.now() - visitStart;
+    entry.firstByte = entry.start + request.timing().responseStart;
+    entry.bytes = (await request.sizes().catch(() => undefined))?.responseBodySize;
+  });
+  const breakdown = { switched: [] as Seen[][], loaded: [] as Seen[][] };
   const lastShown = (conversation: (typeof conversations)[number]) =>
     page.getByTestId("message-assistant").last().getByText(conversation.last).waitFor({ state: "visible" });
 
@@ -98,18 +119,28 @@ try {
     for (const target of [conversations[1], conversations[0]]) {
       if (!target) continue;
       // From the sidebar: a click on the other conversation.
+      seen = [];
       const started = performance.now();
+      visitStart = started;
       await page.getByRole("link", { name: target.title }).first().click();
       await lastShown(target);
-      if (i >= WARMUP) switched.push(performance.now() - started);
+      if (i >= WARMUP) {
+        switched.push(performance.now() - started);
+        breakdown.switched.push(seen);
+      }
     }
     for (const target of [conversations[1], conversations[0]]) {
       if (!target) continue;
       // The same conversation by a full page load.
+      seen = [];
       const started = performance.now();
+      visitStart = started;
       await page.goto(`/chat/${target.id}`, { waitUntil: "commit" });
       await lastShown(target);
-      if (i >= WARMUP) loaded.push(performance.now() - started);
+      if (i >= WARMUP) {
+        loaded.push(performance.now() - started);
+        breakdown.loaded.push(seen);
+      }
     }
   }
 
@@ -127,6 +158,35 @@ try {
       p90_ms: percentile(loaded, 90).toFixed(1),
     },
   ]);
+  // The conversation's own request (the RSC payload on a switch, the document on a full load): when it ended, its
+  // size, and how many requests the visit made before its last message showed.
+  const main = (visit: Seen[], kind: string) =>
+    visit.find((entry) => entry.kind === kind && entry.url.startsWith("/chat/"));
+  const phases = (way: string, visits: Seen[][], times: number[], kind: string) => {
+    const mains = visits.map((visit) => main(visit, kind));
+    const firsts = mains.flatMap((entry) => (entry?.firstByte === undefined ? [] : [entry.firstByte]));
+    const ends = mains.flatMap((entry) => (entry?.end === undefined ? [] : [entry.end]));
+    const bytes = mains.flatMap((entry) => (entry?.bytes === undefined ? [] : [entry.bytes]));
+    const counts = visits.map((visit, k) => visit.filter((entry) => entry.start <= (times[k] ?? 0)).length);
+    return {
+      way,
+      first_byte_p50_ms: percentile(firsts, 50).toFixed(1),
+      response_end_p50_ms: percentile(ends, 50).toFixed(1),
+      after_response_p50_ms: (percentile(times, 50) - percentile(ends, 50)).toFixed(1),
+      response_kb_p50: (percentile(bytes, 50) / 1024).toFixed(1),
+      requests_p50: percentile(counts, 50),
+    };
+  };
+  printTable([
+    phases("sidebar click", breakdown.switched, switched, "rsc"),
+    phases("full page load", breakdown.loaded, loaded, "document"),
+  ]);
+  const last = breakdown.switched.at(-1) ?? [];
+  console.log("Requests of the last switch (ms from the click):");
+  for (const entry of last)
+    console.log(
+      `  ${entry.kind.padEnd(10)} ${entry.start.toFixed(0).padStart(5)}–${entry.end?.toFixed(0) ?? "?"} ${entry.bytes ?? "?"} B ${entry.url}`,
+    );
   result("sidebar_switch_ms", percentile(switched, 50));
   result("full_load_ms", percentile(loaded, 50));
   result("sidebar_switch_vs_full_load", percentile(switched, 50) / percentile(loaded, 50));
