@@ -83,27 +83,56 @@ try {
     }),
   );
   const page = await context.newPage();
-  // Where a visit's time goes: each request the page makes while it runs, timed from the visit's start.
-  type Seen = { url: string; kind: string; start: number; firstByte?: number; end?: number; bytes?: number };
-  let seen: Seen[] = [];
-  let visitStart = 0;
-  const byRequest = new Map<object, Seen>();
-  page.on("request", (request) => {
-    const url = new URL(request.url());
-    if (url.origin !== app?.origin) return;
-    const kind = request.headers().rsc ? "rsc" : request.resourceType();
-    const entry: Seen = { url: url.pathname + url.search, kind, start: performance.now() - visitStart };
-    byRequest.set(request, entry);
-    seen.push(entry);
+  // The same visits timed inside the page, without the driver's own steps (finding the link, checking it can be
+  // clicked, polling for the message): from the click event, or from the start of the navigation, to the DOM
+  // holding the last message.
+  await context.addInitScript(() => {
+    const marks = { clickAt: Number.NaN, shown: {} as Record<string, number> };
+    Object.assign(window, { benchMarks: marks });
+    document.addEventListener("click", () => (marks.clickAt = performance.now()), { capture: true });
+    new MutationObserver(() => {
+      const last =
+        [...document.querySelectorAll('[data-testid="message-assistant"]')].at(-1)?.textContent ?? "";
+      const name = /The last answer of (\w+)\./.exec(last)?.[1];
+      if (name && !(name in marks.shown)) marks.shown[name] = performance.now();
+    }).observe(document, { childList: true, subtree: true, characterData: true });
   });
-  page.on("requestfinished", async (request) => {
-    const entry = byRequest.get(request);
-    if (!entry) return;
-    entry.end = performance.now() - visitStart;
-    entry.firstByte = entry.start + request.timing().responseStart;
-    entry.bytes = (await request.sizes().catch(() => undefined))?.responseBodySize;
-  });
-  const breakdown = { switched: [] as Seen[][], loaded: [] as Seen[][] };
+  type Marks = { clickAt: number; shown: Record<string, number> };
+  const marks = () => page.evaluate(() => (window as unknown as { benchMarks: Marks }).benchMarks);
+  // Where a visit's time goes, from the page's Resource Timing: each request it made, in ms from the click (or
+  // the navigation's start), and the conversation's own response (the RSC payload, or the HTML document).
+  type Seen = { url: string; start: number; firstByte: number; end: number; kb: number };
+  const requests = (since: number) =>
+    page.evaluate((since) => {
+      const seen = performance.getEntriesByType("resource").map((entry) => {
+        const timing = entry as PerformanceResourceTiming;
+        return {
+          url: timing.name.replace(location.origin, ""),
+          start: timing.startTime - since,
+          firstByte: timing.responseStart - since,
+          end: timing.responseEnd - since,
+          kb: timing.encodedBodySize / 1024,
+        };
+      });
+      const [document] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
+      performance.clearResourceTimings();
+      return {
+        seen: seen.filter((entry) => entry.start >= 0),
+        document: document && {
+          url: document.name.replace(location.origin, ""),
+          start: 0,
+          firstByte: document.responseStart,
+          end: document.responseEnd,
+          kb: document.encodedBodySize / 1024,
+        },
+      };
+    }, since);
+  const breakdown = {
+    switched: [] as { main?: Seen; seen: Seen[]; shown: number }[],
+    loaded: [] as { main?: Seen; seen: Seen[]; shown: number }[],
+  };
+  const inPage = { switched: [] as number[], loaded: [] as number[] };
+  const nameOf = (conversation: (typeof conversations)[number]) => conversation.title.replace("Bench ", "");
   const lastShown = (conversation: (typeof conversations)[number]) =>
     page.getByTestId("message-assistant").last().getByText(conversation.last).waitFor({ state: "visible" });
 
@@ -119,27 +148,34 @@ try {
     for (const target of [conversations[1], conversations[0]]) {
       if (!target) continue;
       // From the sidebar: a click on the other conversation.
-      seen = [];
       const started = performance.now();
-      visitStart = started;
+      await page.evaluate(() => {
+        (window as unknown as { benchMarks: Marks }).benchMarks.shown = {};
+      });
       await page.getByRole("link", { name: target.title }).first().click();
       await lastShown(target);
       if (i >= WARMUP) {
         switched.push(performance.now() - started);
-        breakdown.switched.push(seen);
+        const { clickAt, shown } = await marks();
+        const at = (shown[nameOf(target)] ?? Number.NaN) - clickAt;
+        inPage.switched.push(at);
+        const { seen } = await requests(clickAt);
+        const main = seen.find((entry) => entry.url.startsWith(`/chat/${target.id}?_rsc=`));
+        breakdown.switched.push({ main, seen, shown: at });
       }
     }
     for (const target of [conversations[1], conversations[0]]) {
       if (!target) continue;
       // The same conversation by a full page load.
-      seen = [];
       const started = performance.now();
-      visitStart = started;
       await page.goto(`/chat/${target.id}`, { waitUntil: "commit" });
       await lastShown(target);
       if (i >= WARMUP) {
         loaded.push(performance.now() - started);
-        breakdown.loaded.push(seen);
+        const at = (await marks()).shown[nameOf(target)] ?? Number.NaN;
+        inPage.loaded.push(at);
+        const { seen, document } = await requests(0);
+        breakdown.loaded.push({ main: document, seen, shown: at });
       }
     }
   }
@@ -150,46 +186,56 @@ try {
       visits: switched.length,
       p50_ms: percentile(switched, 50).toFixed(1),
       p90_ms: percentile(switched, 90).toFixed(1),
+      in_page_p50_ms: percentile(inPage.switched, 50).toFixed(1),
     },
     {
       way: "full page load",
       visits: loaded.length,
       p50_ms: percentile(loaded, 50).toFixed(1),
       p90_ms: percentile(loaded, 90).toFixed(1),
+      in_page_p50_ms: percentile(inPage.loaded, 50).toFixed(1),
     },
   ]);
-  // The conversation's own request (the RSC payload on a switch, the document on a full load): when it ended, its
-  // size, and how many requests the visit made before its last message showed.
-  const main = (visit: Seen[], kind: string) =>
-    visit.find((entry) => entry.kind === kind && entry.url.startsWith("/chat/"));
-  const phases = (way: string, visits: Seen[][], times: number[], kind: string) => {
-    const mains = visits.map((visit) => main(visit, kind));
-    const firsts = mains.flatMap((entry) => (entry?.firstByte === undefined ? [] : [entry.firstByte]));
-    const ends = mains.flatMap((entry) => (entry?.end === undefined ? [] : [entry.end]));
-    const bytes = mains.flatMap((entry) => (entry?.bytes === undefined ? [] : [entry.bytes]));
-    const counts = visits.map((visit, k) => visit.filter((entry) => entry.start <= (times[k] ?? 0)).length);
+  // In the page's own times: when the conversation's response began and ended, what came after it until the
+  // last message showed, its size, and how many requests the visit made before the message showed.
+  const phases = (way: string, visits: { main?: Seen; seen: Seen[]; shown: number }[]) => {
+    const of = (pick: (main: Seen, shown: number) => number) =>
+      percentile(
+        visits.flatMap(({ main, shown }) => (main ? [pick(main, shown)] : [])),
+        50,
+      );
     return {
       way,
-      first_byte_p50_ms: percentile(firsts, 50).toFixed(1),
-      response_end_p50_ms: percentile(ends, 50).toFixed(1),
-      after_response_p50_ms: (percentile(times, 50) - percentile(ends, 50)).toFixed(1),
-      response_kb_p50: (percentile(bytes, 50) / 1024).toFixed(1),
-      requests_p50: percentile(counts, 50),
+      response_first_byte_ms: of((main) => main.firstByte).toFixed(1),
+      response_end_ms: of((main) => main.end).toFixed(1),
+      then_to_shown_ms: of((main, shown) => shown - main.end).toFixed(1),
+      response_kb: of((main) => main.kb).toFixed(1),
+      requests_before_shown: percentile(
+        visits.map(({ seen, shown }) => seen.filter((entry) => entry.start < shown).length),
+        50,
+      ),
     };
   };
-  printTable([
-    phases("sidebar click", breakdown.switched, switched, "rsc"),
-    phases("full page load", breakdown.loaded, loaded, "document"),
-  ]);
-  const last = breakdown.switched.at(-1) ?? [];
-  console.log("Requests of the last switch (ms from the click):");
-  for (const entry of last)
-    console.log(
-      `  ${entry.kind.padEnd(10)} ${entry.start.toFixed(0).padStart(5)}–${entry.end?.toFixed(0) ?? "?"} ${entry.bytes ?? "?"} B ${entry.url}`,
-    );
+  printTable([phases("sidebar click", breakdown.switched), phases("full page load", breakdown.loaded)]);
+  console.log(
+    "Requests of the last two switches (ms from the click; the message showed at the `shown` mark):",
+  );
+  for (const { seen, shown } of breakdown.switched.slice(-2)) {
+    for (const entry of seen)
+      console.log(
+        `  ${entry.start.toFixed(0).padStart(5)}–${entry.end.toFixed(0).padEnd(5)} ${entry.kb.toFixed(1).padStart(6)} kB ${entry.url}`,
+      );
+    console.log(`  shown at ${shown.toFixed(0)}`);
+  }
   result("sidebar_switch_ms", percentile(switched, 50));
   result("full_load_ms", percentile(loaded, 50));
   result("sidebar_switch_vs_full_load", percentile(switched, 50) / percentile(loaded, 50));
+  result("sidebar_switch_in_page_ms", percentile(inPage.switched, 50));
+  result("full_load_in_page_ms", percentile(inPage.loaded, 50));
+  result(
+    "sidebar_switch_vs_full_load_in_page",
+    percentile(inPage.switched, 50) / percentile(inPage.loaded, 50),
+  );
 } finally {
   await browser.close();
   await app?.stop();
