@@ -1,4 +1,6 @@
-import { chromium } from "@playwright/test";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { type CDPSession, chromium } from "@playwright/test";
 import type { UIMessage } from "ai";
 import { eq } from "drizzle-orm";
 import { users } from "@/db/schema";
@@ -37,6 +39,55 @@ const browser = await chromium.launch({
   executablePath: chromiumPath() ?? undefined,
   args: chromiumArgs,
 });
+
+/** The functions the page spent most time in (itself, and with what it called), by script and position. */
+/** The part of a CDP CPU profile read here. */
+type Profile = {
+  nodes: {
+    id: number;
+    children?: number[];
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  }[];
+  samples?: number[];
+  timeDeltas?: number[];
+};
+async function startProfile(profiler: CDPSession) {
+  await profiler.send("Profiler.enable");
+  await profiler.send("Profiler.setSamplingInterval", { interval: 200 });
+  await profiler.send("Profiler.start");
+}
+function printProfile(profiles: Profile[]) {
+  const totals = new Map<string, number>();
+  const selfByName = new Map<string, number>();
+  for (const profile of profiles) addProfile(profile, totals, selfByName);
+  const top = (map: Map<string, number>) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 25)
+      .map(([frame, ms]) => `  ${(ms / profiles.length).toFixed(1).padStart(6)} ms  ${frame}`);
+  console.log(`Page CPU profile of a switch, self time:\n${top(selfByName).join("\n")}`);
+  console.log(`Page CPU profile of a switch, total time:\n${top(totals).join("\n")}`);
+}
+function addProfile(profile: Profile, totals: Map<string, number>, selfByName: Map<string, number>) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<number, number>();
+  const deltas = profile.timeDeltas ?? [];
+  (profile.samples ?? []).forEach((id, k) => self.set(id, (self.get(id) ?? 0) + (deltas[k] ?? 0) / 1000));
+  const parents = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+  const name = (id: number) => {
+    const frame = byId.get(id)?.callFrame;
+    if (!frame) return "?";
+    return `${frame.functionName || "(anonymous)"} ${frame.url.replace(/^.*\/_next\//, "")}:${frame.lineNumber}:${frame.columnNumber}`;
+  };
+  for (const [id, ms] of self) {
+    selfByName.set(name(id), (selfByName.get(name(id)) ?? 0) + ms);
+    // Every function on the sample's stack counts it once.
+    const onStack = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parents.get(at)) onStack.add(name(at));
+    for (const entry of onStack) totals.set(entry, (totals.get(entry) ?? 0) + ms);
+  }
+}
 
 /** A conversation of `MESSAGES` messages whose last answer ends with `last`. */
 function history(name: string, last: string): UIMessage[] {
@@ -144,6 +195,9 @@ try {
     await lastShown(first).catch(async () => {
       throw new Error(`The conversation did not open: ${page.url()} shows "${await page.title()}".`);
     });
+  // BENCH_PAGE_PROFILE=1 (or a folder to keep them in): a CPU profile of the page over the switches, its heaviest functions printed.
+  const profiler = process.env.BENCH_PAGE_PROFILE ? await context.newCDPSession(page) : undefined;
+  const profiles: Profile[] = [];
   for (let i = 0; i < WARMUP + SWITCHES; i++) {
     for (const target of [conversations[1], conversations[0]]) {
       if (!target) continue;
@@ -152,8 +206,10 @@ try {
       await page.evaluate(() => {
         (window as unknown as { benchMarks: Marks }).benchMarks.shown = {};
       });
+      if (profiler && i >= WARMUP) await startProfile(profiler);
       await page.getByRole("link", { name: target.title }).first().click();
       await lastShown(target);
+      if (profiler && i >= WARMUP) profiles.push((await profiler.send("Profiler.stop")).profile as Profile);
       if (i >= WARMUP) {
         switched.push(performance.now() - started);
         const { clickAt, shown } = await marks();
@@ -180,6 +236,15 @@ try {
     }
   }
 
+  if (profiler) printProfile(profiles);
+  // A folder given: the profiles are kept there too, to open in the browser's developer tools.
+  if (profiler && process.env.BENCH_PAGE_PROFILE !== "1")
+    profiles.forEach((profile, k) =>
+      writeFileSync(
+        path.join(process.env.BENCH_PAGE_PROFILE ?? "", `switch-${k}.cpuprofile`),
+        JSON.stringify(profile),
+      ),
+    );
   printTable([
     {
       way: "sidebar click",
