@@ -3,7 +3,7 @@
 import { Pencil, Pin, PinOff, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { memo, useState, useTransition } from "react";
 import {
   deleteConversationAction,
   pinConversationAction,
@@ -20,7 +20,13 @@ const actionsShown =
   "flex shrink-0 items-center lg:opacity-0 lg:group-focus-within:opacity-100 lg:group-hover:opacity-100";
 
 /** One conversation of the sidebar: a link to it (client navigation), and rename, pin and delete in place. */
-export function SidebarItem({ conversation, active }: { conversation: ConversationRow; active: boolean }) {
+export const SidebarItem = memo(function SidebarItem({
+  conversation,
+  active,
+}: {
+  conversation: ConversationRow;
+  active: boolean;
+}) {
   const router = useRouter();
   const [renaming, setRenaming] = useState(false);
   const [error, setError] = useState<string>();
@@ -140,4 +146,4 @@ export function SidebarItem({ conversation, active }: { conversation: Conversati
       {error ? <p className="px-2 text-xs text-destructive">{error}</p> : null}
     </li>
   );
-}
+});
