@@ -14,6 +14,13 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import { Input } from "@/components/ui/input";
 import type { ConversationRow } from "@/lib/chat/conversation-row";
 import { cn } from "@/lib/cn";
+import { forgetPrefetch, notePrefetched } from "./conversation-prefetch";
+
+type Router = ReturnType<typeof useRouter>;
+// The page with its data, as `<Link prefetch>` fetches it (the default fetches only down to a loading boundary,
+// which this page has none of); the router's type names the kind with an enum it does not export.
+const withData = (onInvalidate: () => void) =>
+  ({ kind: "full", onInvalidate }) as unknown as NonNullable<Parameters<Router["prefetch"]>[1]>;
 
 // On a phone (no hover) the actions always show; on wider screens, when the row is hovered or focused.
 const actionsShown =
@@ -32,6 +39,17 @@ export const SidebarItem = memo(function SidebarItem({
   const [error, setError] = useState<string>();
   const [pending, startTransition] = useTransition();
   const { id, title, pinned } = conversation;
+  const href = `/chat/${id}`;
+  // Intent to open it (the pointer on the row, or the keyboard's focus) fetches the conversation ahead, so the
+  // click finds it in the router's cache: only the rows one points at, not the hundreds a sidebar may hold.
+  const fetchAhead = () => {
+    if (active) return;
+    notePrefetched(id);
+    router.prefetch(
+      href,
+      withData(() => forgetPrefetch(id)),
+    );
+  };
 
   const act = (action: () => Promise<{ error?: string }>, after?: () => void) =>
     startTransition(async () => {
@@ -85,10 +103,12 @@ export const SidebarItem = memo(function SidebarItem({
           active ? "bg-muted" : "hover:bg-muted",
         )}
       >
-        {/* Fetched when chosen, not for every row in view: each fetch would render the list again. */}
+        {/* Not prefetched for every row in view (each fetch renders the page on the server): on intent only. */}
         <Link
-          href={`/chat/${id}`}
+          href={href}
           prefetch={false}
+          onPointerEnter={fetchAhead}
+          onFocus={fetchAhead}
           aria-current={active ? "page" : undefined}
           className="grid min-w-0 flex-1 rounded-md px-2 py-1.5 outline-none focus-visible:ring-2 focus-visible:ring-ring"
           data-conversation-link

@@ -79,6 +79,45 @@ test.describe
       expect(await marker(page)).toBe("kept");
     });
 
+    test("a conversation pointed at is fetched ahead: the click shows it without asking the server, and current", async ({
+      page,
+      signedIn: _,
+    }) => {
+      const chat = new ChatPage(page);
+      await page.goto(urls[1] ?? "");
+      const sidebar = chat.sidebar();
+      const frankfurt = sidebar.getByRole("link", { name: /Routers in Frankfurt/ });
+      const second = sidebar.getByRole("link", { name: /Second topic/ });
+      const path = new URL(urls[0] ?? "").pathname;
+      // The router asks for a page's data with an `_rsc` parameter.
+      const asksFor = (url: string) =>
+        new URL(url).pathname === path && new URL(url).searchParams.has("_rsc");
+      const fetchedAhead = page.waitForResponse((response) => asksFor(response.url()));
+      await frankfurt.hover();
+      await fetchedAhead;
+
+      const asked: string[] = [];
+      page.on("request", (request) => {
+        if (asksFor(request.url())) asked.push(request.url());
+      });
+      await frankfurt.click();
+      await expect(page).toHaveURL(urls[0] ?? "");
+      await expect(chat.messages("user").last()).toContainText("Zanzibar uplink");
+      await expect(frankfurt).toHaveAttribute("aria-current", "page");
+      await expect(second).not.toHaveAttribute("aria-current", "page");
+      expect(asked).toEqual([]);
+
+      // A message sent here shows when coming back from the other conversation, though this one was fetched ahead
+      // before it was sent.
+      await chat.send("Fresh capacity note");
+      await second.click();
+      await expect(page).toHaveURL(urls[1] ?? "");
+      await expect(chat.messages("user").last()).toContainText("Second topic");
+      await frankfurt.click();
+      await expect(page).toHaveURL(urls[0] ?? "");
+      await expect(chat.messages("user").last()).toContainText("Fresh capacity note");
+    });
+
     test("searches titles and the text of messages on the server as one types", async ({
       page,
       signedIn: _,
