@@ -18,7 +18,7 @@ export function notePrefetched(id: string, now = Date.now()): void {
 
 /** This tab changed the conversation: a page of it fetched ahead before no longer shows it as it is. */
 export function noteChanged(id: string): void {
-  if (prefetched.has(id)) prefetched.set(id, 0);
+  if (prefetched.has(id)) prefetched.set(id, Number.NEGATIVE_INFINITY);
 }
 
 /** The router dropped what it fetched ahead of the conversation: the next prefetch is a new one. */
