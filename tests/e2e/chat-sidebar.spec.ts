@@ -312,3 +312,50 @@ test.describe("stopping an answer", () => {
     expect(kept).not.toContain("word59");
   });
 });
+
+// A conversation left while its answer is still coming, then opened again through a page of it the sidebar fetched
+// ahead before the question was asked: the app with a model, so the answer takes a while.
+test.describe("an answer still coming when one switches away", () => {
+  test.use({ baseURL: `http://127.0.0.1:${modelAppPort}` });
+
+  test("coming back shows the question and the whole answer, not the page fetched ahead before them", async ({
+    page,
+    signedIn: _,
+  }) => {
+    const chat = new ChatPage(page);
+    // The list shows conversations with messages only; with no script, the model answers a fixed sentence.
+    const open = async (topic: string) => {
+      await page.goto("/chat");
+      await page.getByRole("button", { name: "New conversation" }).click();
+      await expect(page).toHaveURL(/\/chat\/[0-9a-f-]+$/);
+      await chat.send(topic);
+      return new URL(page.url()).pathname;
+    };
+    const first = await open("Topic one");
+    const second = await open("Topic two");
+    const link = (path: string) => chat.sidebar().locator(`a[href="${path}"]`);
+    const fetchedAhead = page.waitForResponse(
+      (response) =>
+        new URL(response.url()).pathname === first && new URL(response.url()).searchParams.has("_rsc"),
+    );
+    await link(first).hover();
+    await fetchedAhead;
+    await link(first).click();
+    await expect(page).toHaveURL(new RegExp(`${first}$`));
+
+    const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
+    const scripted = await page.request.post(`http://127.0.0.1:${scriptedLlmPort}/__script`, {
+      data: { steps: [{ text: words, delayMs: 150 }] },
+    });
+    expect(scripted.ok()).toBe(true);
+    await chat.input().fill("Count slowly");
+    await chat.input().press("Enter");
+    await expect(chat.messages("assistant").last()).toContainText("word2");
+    await link(second).click();
+    await expect(page).toHaveURL(new RegExp(`${second}$`));
+    await link(first).click();
+    await expect(page).toHaveURL(new RegExp(`${first}$`));
+    await expect(chat.messages("user").last()).toContainText("Count slowly");
+    await expect(chat.messages("assistant").last()).toContainText("word59", { timeout: 20_000 });
+  });
+});
