@@ -3,7 +3,7 @@
 import { Pencil, Pin, PinOff, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { memo, useState, useTransition } from "react";
+import { memo, useEffect, useRef, useState, useTransition } from "react";
 import {
   deleteConversationAction,
   pinConversationAction,
@@ -21,6 +21,9 @@ type Router = ReturnType<typeof useRouter>;
 // which this page has none of); the router's type names the kind with an enum it does not export.
 const withData = (onInvalidate: () => void) =>
   ({ kind: "full", onInvalidate }) as unknown as NonNullable<Parameters<Router["prefetch"]>[1]>;
+
+// A pointer sweeping down the list, or arrow keys moving through it, fetches only the row it rests on this long.
+const RESTING_MS = 80;
 
 // On a phone (no hover) the actions always show; on wider screens, when the row is hovered or focused.
 const actionsShown =
@@ -40,15 +43,22 @@ export const SidebarItem = memo(function SidebarItem({
   const [pending, startTransition] = useTransition();
   const { id, title, pinned } = conversation;
   const href = `/chat/${id}`;
-  // Intent to open it (the pointer on the row, or the keyboard's focus) fetches the conversation ahead, so the
-  // click finds it in the router's cache: only the rows one points at, not the hundreds a sidebar may hold.
-  const fetchAhead = () => {
+  // Intent to open it (the pointer resting on the row, or the keyboard's focus) fetches the conversation ahead, so
+  // the click finds it in the router's cache: only the rows one points at, not the hundreds a sidebar may hold.
+  const resting = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const notResting = () => clearTimeout(resting.current);
+  // A row removed (deleted, or filtered out by a search) fetches nothing after it is gone.
+  useEffect(() => () => clearTimeout(resting.current), []);
+  const restsOn = () => {
+    notResting();
     if (active) return;
-    notePrefetched(id);
-    router.prefetch(
-      href,
-      withData(() => forgetPrefetch(id)),
-    );
+    resting.current = setTimeout(() => {
+      notePrefetched(id);
+      router.prefetch(
+        href,
+        withData(() => forgetPrefetch(id)),
+      );
+    }, RESTING_MS);
   };
 
   const act = (action: () => Promise<{ error?: string }>, after?: () => void) =>
@@ -107,8 +117,12 @@ export const SidebarItem = memo(function SidebarItem({
         <Link
           href={href}
           prefetch={false}
-          onPointerEnter={fetchAhead}
-          onFocus={fetchAhead}
+          onPointerEnter={restsOn}
+          onPointerLeave={notResting}
+          onFocus={restsOn}
+          onBlur={notResting}
+          // A click fetches the page itself: a fetch ahead still waiting would ask for it twice.
+          onClick={notResting}
           aria-current={active ? "page" : undefined}
           className="grid min-w-0 flex-1 rounded-md px-2 py-1.5 outline-none focus-visible:ring-2 focus-visible:ring-ring"
           data-conversation-link
