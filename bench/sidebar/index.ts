@@ -328,7 +328,12 @@ try {
   result("full_load_ms", percentile(loaded, 50));
   result("sidebar_switch_vs_full_load", percentile(switched, 50) / percentile(loaded, 50));
   result("sidebar_switch_in_page_ms", percentile(inPage.switched, 50));
+  result("sidebar_pointed_switch_in_page_ms", percentile(inPage.pointed, 50));
   result("full_load_in_page_ms", percentile(inPage.loaded, 50));
+  result(
+    "sidebar_pointed_switch_vs_full_load_in_page",
+    percentile(inPage.pointed, 50) / percentile(inPage.loaded, 50),
+  );
   result(
     "sidebar_switch_vs_full_load_in_page",
     percentile(inPage.switched, 50) / percentile(inPage.loaded, 50),
