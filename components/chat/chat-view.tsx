@@ -29,6 +29,7 @@ import {
 import { AnswerFacts } from "./answer-facts";
 import { Composer } from "./composer";
 import { ConversationHeader } from "./conversation-header";
+import { forgetPrefetches } from "./conversation-prefetch";
 import { FileAttachmentView } from "./file-uploads";
 import { MessageEdit } from "./message-edit";
 import { MessageParts } from "./message-parts";
@@ -39,6 +40,7 @@ import { StartProgress, useStartProgress } from "./start-progress";
 import { type ApprovalDecision, ToolApproval } from "./tool-approval";
 import { ToolQuestionForm } from "./tool-question";
 import { useFollowLatest } from "./use-follow-latest";
+import { useFreshAfterPrefetch } from "./use-fresh-after-prefetch";
 
 const DENIED = "The user denied this tool call.";
 
@@ -112,42 +114,65 @@ export function ChatView({
     setQuestions(({ [question.toolCallId]: _answered, ...rest }) => rest);
     return undefined;
   };
-  const { messages, setMessages, sendMessage, status, stop, regenerate, error, addToolApprovalResponse } =
-    useChat({
-      id: conversationId,
-      messages: initialMessages,
-      // A turn runs on the server when the page goes: a page opened while it runs re-attaches to it (as it was
-      // when the page was made: a turn this page starts is its own).
-      resume: resumeAtStart,
-      transport: new DefaultChatTransport({
-        api: "/api/chat",
-        // The server keeps the history: send only what the user just did.
-        prepareSendMessagesRequest: ({ id, messages: all, trigger, messageId, body }) => {
-          const last = all.at(-1);
-          const chosen = modelRef.current ? { model: modelRef.current } : {};
-          // A branch point is named by id only: the server finds it in the stored tree.
-          if (trigger === "regenerate-message")
-            return { body: { id, regenerate: messageId ?? true, ...chosen } };
-          const edit = typeof body?.edit === "string" ? { edit: body.edit } : {};
-          if (last?.role === "user") return { body: { id, message: last, ...edit, ...chosen } };
-          return { body: { id, approvals: approvalsOf(last), ...chosen } };
-        },
-      }),
-      // Once every pending approval is answered, the tool loop goes on by itself.
-      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-      // The conversation's discovery and title are stored by the server: show them once the turn ends.
-      onFinish: () => router.refresh(),
-      onData: (part) => {
-        if (part.type === "data-tool-progress") {
-          const parsed = toolProgressSchema.safeParse(part.data);
-          if (parsed.success) setProgress((known) => ({ ...known, [parsed.data.toolCallId]: parsed.data }));
-        } else if (part.type === "data-tool-question") {
-          const parsed = toolQuestionSchema.safeParse(part.data);
-          if (parsed.success) setQuestions((known) => ({ ...known, [parsed.data.toolCallId]: parsed.data }));
-        }
+  const {
+    messages,
+    setMessages,
+    sendMessage,
+    status,
+    stop,
+    regenerate,
+    resumeStream,
+    error,
+    addToolApprovalResponse,
+  } = useChat({
+    id: conversationId,
+    messages: initialMessages,
+    // A turn runs on the server when the page goes: a page opened while it runs re-attaches to it (as it was
+    // when the page was made: a turn this page starts is its own).
+    resume: resumeAtStart,
+    transport: new DefaultChatTransport({
+      api: "/api/chat",
+      // The server keeps the history: send only what the user just did.
+      prepareSendMessagesRequest: ({ id, messages: all, trigger, messageId, body }) => {
+        const last = all.at(-1);
+        const chosen = modelRef.current ? { model: modelRef.current } : {};
+        // A branch point is named by id only: the server finds it in the stored tree.
+        if (trigger === "regenerate-message")
+          return { body: { id, regenerate: messageId ?? true, ...chosen } };
+        const edit = typeof body?.edit === "string" ? { edit: body.edit } : {};
+        if (last?.role === "user") return { body: { id, message: last, ...edit, ...chosen } };
+        return { body: { id, approvals: approvalsOf(last), ...chosen } };
       },
-    });
+    }),
+    // Once every pending approval is answered, the tool loop goes on by itself.
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    // The conversation's discovery and title are stored by the server: show them once the turn ends.
+    onFinish: () => {
+      forgetPrefetches();
+      router.refresh();
+    },
+    onData: (part) => {
+      if (part.type === "data-tool-progress") {
+        const parsed = toolProgressSchema.safeParse(part.data);
+        if (parsed.success) setProgress((known) => ({ ...known, [parsed.data.toolCallId]: parsed.data }));
+      } else if (part.type === "data-tool-question") {
+        const parsed = toolQuestionSchema.safeParse(part.data);
+        if (parsed.success) setQuestions((known) => ({ ...known, [parsed.data.toolCallId]: parsed.data }));
+      }
+    },
+  });
   const busy = status === "submitted" || status === "streaming";
+  useFreshAfterPrefetch({
+    conversationId,
+    messages,
+    initialMessages,
+    answering,
+    busy,
+    adopt: (fresh, running) => {
+      setMessages(fresh);
+      if (running) void resumeStream();
+    },
+  });
   // Leaving the page does not stop a turn, so Stop asks the server, which keeps the answer as far as it came; a turn
   // the server has not started yet is stopped here.
   const stopAnswer = useCallback(async () => {

@@ -2,7 +2,7 @@
 
 import { Loader2, MessageSquarePlus, PanelLeftClose, X } from "lucide-react";
 import { usePathname } from "next/navigation";
-import { type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
 import { newConversationAction, searchConversationsAction } from "@/app/(app)/chat/actions";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -82,10 +82,16 @@ export function ConversationSidebar({
   // The server groups by UTC; the browser regroups by its own days once it runs.
   useEffect(() => setTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone), []);
   const rows = results?.rows ?? conversations;
-  const groups = groupConversations(
-    rows.map((row) => ({ ...row, updatedAt: new Date(row.updatedAt) })),
-    new Date(),
-    timeZone,
+  // Grouped again only when the list changes, not on each switch of conversation (which changes the path); the
+  // rows keep their identity, so only the rows whose highlight changed render again.
+  const groups = useMemo(
+    () =>
+      groupConversations(
+        rows.map((row) => ({ row, pinned: row.pinned, updatedAt: new Date(row.updatedAt) })),
+        new Date(),
+        timeZone,
+      ),
+    [rows, timeZone],
   );
 
   return (
@@ -161,12 +167,8 @@ export function ConversationSidebar({
                   {group}
                 </h2>
                 <ul className="grid gap-0.5" aria-label={`Conversations: ${group}`}>
-                  {items.map((conversation) => (
-                    <SidebarItem
-                      key={conversation.id}
-                      conversation={{ ...conversation, updatedAt: conversation.updatedAt.toISOString() }}
-                      active={conversation.id === activeId}
-                    />
+                  {items.map(({ row }) => (
+                    <SidebarItem key={row.id} conversation={row} active={row.id === activeId} />
                   ))}
                 </ul>
               </section>

@@ -1,5 +1,5 @@
-import type { ComponentProps } from "react";
-import ReactMarkdown, { type Components } from "react-markdown";
+import { type ComponentProps, memo, type ReactElement } from "react";
+import renderMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { CopyButton } from "@/components/ui/copy-button";
 
@@ -63,13 +63,36 @@ const components: Components = {
   img: ({ alt }) => <span className="text-muted-foreground">[image: {alt || "no description"}]</span>,
 };
 
+const remarkPlugins = [remarkGfm];
+
+// Parsing is most of what showing an answer costs (a processor is set up for each one, then the text parsed), so
+// the rendered tree of a text is kept: switching back to a conversation, or streaming the next words of an answer,
+// does not parse the texts already shown again. React elements are immutable, so one tree may be shown again.
+const CACHED_TEXTS = 400;
+const rendered = new Map<string, ReactElement>();
+
+function markdownOf(text: string): ReactElement {
+  // On the server the cache would be shared by every organization's requests: it is kept in the browser only.
+  if (typeof window === "undefined") return renderMarkdown({ children: text, remarkPlugins, components });
+  const known = rendered.get(text);
+  if (known) {
+    // Most recently used last, so the oldest is the one dropped.
+    rendered.delete(text);
+    rendered.set(text, known);
+    return known;
+  }
+  // react-markdown's synchronous renderer is a pure function of its options (no hooks): called once, kept.
+  const tree = renderMarkdown({ children: text, remarkPlugins, components });
+  rendered.set(text, tree);
+  if (rendered.size > CACHED_TEXTS) rendered.delete(rendered.keys().next().value ?? "");
+  return tree;
+}
+
 /** The model's answer as Markdown (GitHub flavour: tables, task lists, strikethrough). */
-export function Markdown({ text }: { text: string }) {
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <div className="min-w-0 text-sm [overflow-wrap:anywhere]" data-testid="markdown">
-      <ReactMarkdown remarkPlugins={[remarkGfm]} components={components}>
-        {text}
-      </ReactMarkdown>
+      {markdownOf(text)}
     </div>
   );
-}
+});

@@ -2,9 +2,26 @@
 export const CONVERSATION_GROUPS = ["Pinned", "Today", "Yesterday", "Previous 7 days", "Older"] as const;
 export type ConversationGroup = (typeof CONVERSATION_GROUPS)[number];
 
+// One formatter per time zone: `toLocaleDateString` with options builds a new one on every call, which costs
+// about a millisecond each, paid for every row whenever the sidebar renders (each switch of conversation).
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
 /** Days since the epoch of the calendar day `date` falls on in `timeZone`. */
 function dayNumber(date: Date, timeZone: string): number {
-  const [year, month, day] = date.toLocaleDateString("en-CA", { timeZone }).split("-").map(Number);
+  const [year, month, day] = formatterFor(timeZone).format(date).split("-").map(Number);
   return Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1) / 86_400_000;
 }
 

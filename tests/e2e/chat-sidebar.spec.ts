@@ -79,6 +79,45 @@ test.describe
       expect(await marker(page)).toBe("kept");
     });
 
+    test("a conversation pointed at is fetched ahead: the click shows it without asking the server, and current", async ({
+      page,
+      signedIn: _,
+    }) => {
+      const chat = new ChatPage(page);
+      await page.goto(urls[1] ?? "");
+      const sidebar = chat.sidebar();
+      const frankfurt = sidebar.getByRole("link", { name: /Routers in Frankfurt/ });
+      const second = sidebar.getByRole("link", { name: /Second topic/ });
+      const path = new URL(urls[0] ?? "").pathname;
+      // The router asks for a page's data with an `_rsc` parameter.
+      const asksFor = (url: string) =>
+        new URL(url).pathname === path && new URL(url).searchParams.has("_rsc");
+      const fetchedAhead = page.waitForResponse((response) => asksFor(response.url()));
+      await frankfurt.hover();
+      await fetchedAhead;
+
+      const asked: string[] = [];
+      page.on("request", (request) => {
+        if (asksFor(request.url())) asked.push(request.url());
+      });
+      await frankfurt.click();
+      await expect(page).toHaveURL(urls[0] ?? "");
+      await expect(chat.messages("user").last()).toContainText("Zanzibar uplink");
+      await expect(frankfurt).toHaveAttribute("aria-current", "page");
+      await expect(second).not.toHaveAttribute("aria-current", "page");
+      expect(asked).toEqual([]);
+
+      // A message sent here shows when coming back from the other conversation, though this one was fetched ahead
+      // before it was sent.
+      await chat.send("Fresh capacity note");
+      await second.click();
+      await expect(page).toHaveURL(urls[1] ?? "");
+      await expect(chat.messages("user").last()).toContainText("Second topic");
+      await frankfurt.click();
+      await expect(page).toHaveURL(urls[0] ?? "");
+      await expect(chat.messages("user").last()).toContainText("Fresh capacity note");
+    });
+
     test("searches titles and the text of messages on the server as one types", async ({
       page,
       signedIn: _,
@@ -271,5 +310,52 @@ test.describe("stopping an answer", () => {
     await page.waitForTimeout(1_500);
     expect(await answer.textContent()).toBe(kept);
     expect(kept).not.toContain("word59");
+  });
+});
+
+// A conversation left while its answer is still coming, then opened again through a page of it the sidebar fetched
+// ahead before the question was asked: the app with a model, so the answer takes a while.
+test.describe("an answer still coming when one switches away", () => {
+  test.use({ baseURL: `http://127.0.0.1:${modelAppPort}` });
+
+  test("coming back shows the question and the whole answer, not the page fetched ahead before them", async ({
+    page,
+    signedIn: _,
+  }) => {
+    const chat = new ChatPage(page);
+    // The list shows conversations with messages only; with no script, the model answers a fixed sentence.
+    const open = async (topic: string) => {
+      await page.goto("/chat");
+      await page.getByRole("button", { name: "New conversation" }).click();
+      await expect(page).toHaveURL(/\/chat\/[0-9a-f-]+$/);
+      await chat.send(topic);
+      return new URL(page.url()).pathname;
+    };
+    const first = await open("Topic one");
+    const second = await open("Topic two");
+    const link = (path: string) => chat.sidebar().locator(`a[href="${path}"]`);
+    const fetchedAhead = page.waitForResponse(
+      (response) =>
+        new URL(response.url()).pathname === first && new URL(response.url()).searchParams.has("_rsc"),
+    );
+    await link(first).hover();
+    await fetchedAhead;
+    await link(first).click();
+    await expect(page).toHaveURL(new RegExp(`${first}$`));
+
+    const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
+    const scripted = await page.request.post(`http://127.0.0.1:${scriptedLlmPort}/__script`, {
+      data: { steps: [{ text: words, delayMs: 150 }] },
+    });
+    expect(scripted.ok()).toBe(true);
+    await chat.input().fill("Count slowly");
+    await chat.input().press("Enter");
+    await expect(chat.messages("assistant").last()).toContainText("word2");
+    await link(second).click();
+    await expect(page).toHaveURL(new RegExp(`${second}$`));
+    await link(first).click();
+    await expect(page).toHaveURL(new RegExp(`${first}$`));
+    await expect(chat.messages("user").last()).toContainText("Count slowly");
+    await expect(chat.messages("assistant").last()).toContainText("word59", { timeout: 20_000 });
   });
 });

@@ -26,4 +26,21 @@ describe("the model's answers as Markdown", () => {
     expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
     expect(html).toContain("[image: tracker]");
   });
+
+  it("in the browser, keeps what it rendered: the same text shows the same, a changed one anew, still escaped", () => {
+    // The cache is the browser's only; a stand-in window turns it on.
+    Object.assign(globalThis, { window: globalThis });
+    try {
+      const first = render("Hello **world** <b>x</b>");
+      expect(render("Hello **world** <b>x</b>")).toBe(first);
+      expect(first).toContain("<strong>world</strong>");
+      expect(first).toContain("&lt;b&gt;x&lt;/b&gt;");
+      // A streamed answer's next words are a new text: rendered anew, not the kept one.
+      expect(render("Hello **world** <b>x</b> and more")).toContain("and more");
+      for (let i = 0; i < 500; i++) render(`filler ${i}`);
+      expect(render("Hello **world** <b>x</b>")).toBe(first);
+    } finally {
+      Reflect.deleteProperty(globalThis, "window");
+    }
+  });
 });
