@@ -25,7 +25,8 @@ export async function deleteGoneChatFileObjects(db: Database): Promise<number> {
         .orderBy(asc(chatFileDeletedObjects.deletedAt))
         .limit(BATCH);
       for (let start = 0; start < gone.length; start += AT_ONCE) {
-        await Promise.all(
+        // Every delete of the batch ends before this returns (a failed one does not leave the others running).
+        const outcomes = await Promise.allSettled(
           gone.slice(start, start + AT_ONCE).map(async (key) => {
             await store.delete(key);
             await db
@@ -39,6 +40,8 @@ export async function deleteGoneChatFileObjects(db: Database): Promise<number> {
             deleted += 1;
           }),
         );
+        const failed = outcomes.find((outcome) => outcome.status === "rejected");
+        if (failed) throw failed.reason;
       }
       if (gone.length < BATCH) break;
     }
